@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from .models import User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ("username", "display_name", "email", "is_staff", "date_joined")
+    search_fields = ("username", "display_name", "email")
+    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}))

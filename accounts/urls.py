@@ -1,0 +1,10 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("register/", views.RegisterView.as_view(), name="register"),
+    path("token/", views.TokenView.as_view(), name="token"),
+    path("me/", views.MeView.as_view(), name="me"),
+    path("users/<str:username>/", views.PublicProfileView.as_view(), name="user-profile"),
+]

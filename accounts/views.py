@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import services
+from .models import User
+from .serializers import (
+    MeSerializer,
+    MeUpdateSerializer,
+    PublicProfileSerializer,
+    RegisterInputSerializer,
+    RegisterOutputSerializer,
+    TokenInputSerializer,
+    TokenOutputSerializer,
+)
+
+
+class RegisterView(APIView):
+    """Create a player account; answers its API token."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_scope = "auth"
+
+    @extend_schema(request=RegisterInputSerializer, responses={201: RegisterOutputSerializer})
+    def post(self, request: Request) -> Response:
+        data = RegisterInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, token = services.user_register(**data.validated_data)
+        body = RegisterOutputSerializer({"username": user.username, "token": token.key}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    """``POST`` exchanges username and password for the token; ``DELETE`` revokes it."""
+
+    throttle_scope = "auth"
+
+    def get_permissions(self):  # type: ignore[no-untyped-def]
+        return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
+
+    def perform_authentication(self, request: Request) -> None:
+        # Logging in must work even when a stale token is still sent along.
+        if request.method != "POST":
+            super().perform_authentication(request)
+
+    @extend_schema(request=TokenInputSerializer, responses={200: TokenOutputSerializer},
+                   auth=[])
+    def post(self, request: Request) -> Response:
+        data = TokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(request, username=data.validated_data["username"],
+                            password=data.validated_data["password"])
+        if user is None:
+            raise AuthenticationFailed("Invalid username or password.")
+        token = services.token_obtain(user=user)
+        return Response(TokenOutputSerializer({"token": token.key}).data)
+
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="Token revoked.")})
+    def delete(self, request: Request) -> Response:
+        services.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    """The logged-in player's own profile."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: MeSerializer})
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request.user).data)
+
+    @extend_schema(request=MeUpdateSerializer, responses={200: MeSerializer})
+    def patch(self, request: Request) -> Response:
+        data = MeUpdateSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        user = request.user
+        if "display_name" in data.validated_data:
+            user = services.user_update_profile(
+                user=user, display_name=data.validated_data["display_name"])
+        return Response(MeSerializer(user).data)
+
+
+class PublicProfileView(APIView):
+    """Anyone may read a player's public profile and stats."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: PublicProfileSerializer})
+    def get(self, request: Request, username: str) -> Response:
+        user = get_object_or_404(User, username__iexact=username, is_active=True)
+        return Response(PublicProfileSerializer(user).data)

@@ -1,0 +1,129 @@
+"""One error shape for every 4xx: ``{"error": {"code", "message", "details"}}``.
+
+Domain code raises :class:`DomainError` (or a subclass) without knowing about
+HTTP; DRF and Django exceptions are translated here too, so no view builds an
+error body by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class DomainError(Exception):
+    """A refusal by the business rules, mapped to the error shape."""
+
+    code = "bad_request"
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_message = "The request was refused."
+
+    def __init__(self, message: str | None = None, *, details: dict[str, Any] | None = None,
+                 code: str | None = None) -> None:
+        self.message = message or self.default_message
+        self.details = details or {}
+        if code is not None:
+            self.code = code
+        super().__init__(self.message)
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "payload_too_large"
+
+
+# DRF exception class -> our code (first match wins, so subclasses come first).
+_CODES: list[tuple[type[exceptions.APIException], str]] = [
+    (exceptions.ValidationError, "validation_error"),
+    (exceptions.ParseError, "validation_error"),
+    (exceptions.NotAuthenticated, "not_authenticated"),
+    (exceptions.AuthenticationFailed, "not_authenticated"),
+    (exceptions.PermissionDenied, "permission_denied"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "throttled"),
+]
+
+_MESSAGES = {
+    "validation_error": "The request has invalid fields.",
+}
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def _as_text(detail: Any) -> str:
+    if isinstance(detail, list | tuple) and detail:
+        return _as_text(detail[0])
+    if isinstance(detail, dict) and detail:
+        return _as_text(next(iter(detail.values())))
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, SuspiciousOperation):
+        exc = exceptions.ParseError(str(exc) or "The request was malformed.")
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    assert isinstance(exc, exceptions.APIException)
+    code = next((c for cls, c in _CODES if isinstance(exc, cls)), None) or str(
+        getattr(exc, "default_code", "error")
+    )
+    details: dict[str, Any] = {}
+    if isinstance(exc, exceptions.ValidationError):
+        detail = exc.detail
+        details = detail if isinstance(detail, dict) else {"non_field_errors": detail}
+        message = _MESSAGES["validation_error"]
+        if isinstance(detail, list | dict) and detail:
+            first = _as_text(detail)
+            message = f"{message} {first}" if not isinstance(detail, dict) else message
+    elif isinstance(exc, exceptions.ParseError):
+        message = f"Malformed request body: {_as_text(exc.detail)}"
+        details = {"body": [_as_text(exc.detail)]}
+    else:
+        message = _as_text(exc.detail)
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        details = {"retry_after": int(exc.wait + 0.999)}
+    response.data = error_body(code, message, details)
+    return response
+
+
+def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(error_body(code, message), status=status_code)
+
+
+def handler404(request: Any, exception: Exception | None = None) -> JsonResponse:
+    """Unknown URLs answer in the API's error shape, not an HTML page."""
+    return _json_error(404, "not_found", f"No such URL: {request.path}")
+
+
+def handler400(request: Any, exception: Exception | None = None) -> JsonResponse:
+    return _json_error(400, "bad_request", "The request was malformed.")
+
+
+def handler403(request: Any, exception: Exception | None = None) -> JsonResponse:
+    return _json_error(403, "permission_denied", "You do not have permission to do this.")
+
+
+def handler500(request: Any) -> JsonResponse:
+    return _json_error(500, "server_error", "Something went wrong on our side.")

@@ -1,0 +1,38 @@
+"""A JSON parser that refuses oversized bodies and non-standard JSON with a clear 4xx."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+
+from .errors import PayloadTooLarge
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: dict[str, Any] | None = None) -> Any:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        request = (parser_context or {}).get("request")
+        if request is not None:
+            try:
+                declared = int(request.META.get("CONTENT_LENGTH") or 0)
+            except ValueError:
+                declared = 0
+            if limit is not None and declared > limit:
+                raise PayloadTooLarge(f"The request body is larger than {limit} bytes.")
+        raw = stream.read(limit + 1) if limit is not None else stream.read()
+        if limit is not None and len(raw) > limit:
+            raise PayloadTooLarge(f"The request body is larger than {limit} bytes.")
+        try:
+            text = raw.decode((parser_context or {}).get("encoding") or "utf-8")
+            return json.loads(text, parse_constant=_refuse_constant)
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise ParseError(f"JSON parse error - {exc}") from exc

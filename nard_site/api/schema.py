@@ -1,0 +1,57 @@
+"""OpenAPI: every operation documents the error shape for the 4xx it can answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="snake_case error code, e.g. `illegal_move`.")
+    message = serializers.CharField(help_text="A human sentence.")
+    details = serializers.DictField(help_text="Per-field messages or extra facts.")
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+_DESCRIPTIONS = {
+    "400": "Invalid input (`validation_error`) or a move the rules refuse (`illegal_move`).",
+    "401": "Missing or invalid credentials (`not_authenticated`).",
+    "403": "Not allowed (`permission_denied`).",
+    "404": "No such object (`not_found`).",
+    "409": "The state changed or it is not your turn "
+    "(`version_conflict`, `not_your_turn`, `wrong_phase`).",
+    "413": "The request body is too large (`payload_too_large`).",
+    "415": "Unsupported content type (`unsupported_media_type`).",
+    "429": "Too many requests (`throttled`); see the `Retry-After` header.",
+}
+
+
+class AutoSchema(BaseAutoSchema):
+    #: extra error statuses a view may declare, e.g. ``("409",)``
+    def _error_codes(self) -> list[str]:
+        codes = ["429"]
+        writes = self.method in ("POST", "PUT", "PATCH")
+        if writes:
+            codes += ["400", "413", "415"]
+        permissions = self.view.get_permissions() if hasattr(self.view, "get_permissions") else []
+        if not all(isinstance(p, AllowAny) for p in permissions):
+            codes += ["401", "403"]
+        if "{" in self.path:
+            codes.append("404")
+        codes += list(getattr(self.view, "schema_error_codes", ()))
+        return sorted(set(codes))
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses: dict[str, Any] = super()._get_response_bodies(direction)
+        for code in self._error_codes():
+            if code not in responses:
+                response = self._get_response_for_code(ErrorSerializer, code, direction=direction)
+                response["description"] = _DESCRIPTIONS[code]
+                responses[code] = response
+        return responses

@@ -1,0 +1,25 @@
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from nard_site.api.views import HealthView
+
+api_v1 = [
+    path("health/", HealthView.as_view(), name="health"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("accounts/", include("accounts.urls")),
+    path("", include("games.urls")),
+]
+
+urlpatterns = [
+    path("", RedirectView.as_view(url="/api/v1/docs/", permanent=False)),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api_v1)),
+]
+
+handler400 = "nard_site.api.errors.handler400"
+handler403 = "nard_site.api.errors.handler403"
+handler404 = "nard_site.api.errors.handler404"
+handler500 = "nard_site.api.errors.handler500"
