@@ -193,6 +193,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"ColorEnum": "games.serializers.COLORS"},
 }
 
 # --- Security (production: DEBUG off) ---------------------------------------------
@@ -214,3 +215,4 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+PLAYER_STATS_SELECTOR = "games.selectors.player_stats"

@@ -1,0 +1,229 @@
+"""I/O shapes of the games API (inputs are validated here; outputs document the schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from games.models import MATCH_LENGTHS, GamePhase, MatchStatus
+
+COLORS = ("white", "black")
+
+
+# --- shared shapes ----------------------------------------------------------------------
+
+
+class StepSerializer(serializers.Serializer):
+    """``{"from": 24, "to": 18, "die": 6}`` in the mover's numbering; ``to: 0`` bears off."""
+
+    vars()["from"] = serializers.IntegerField(min_value=1, max_value=24)
+    to = serializers.IntegerField(min_value=0, max_value=23)
+    die = serializers.IntegerField(min_value=1, max_value=6, required=False, allow_null=True,
+                                   help_text="Optional when only one die fits.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["to"] >= attrs["from"]:
+            raise serializers.ValidationError("Checkers move to lower points only (R4).")
+        return attrs
+
+
+class OffSerializer(serializers.Serializer):
+    mine = serializers.IntegerField(min_value=0, max_value=15)
+    theirs = serializers.IntegerField(min_value=0, max_value=15)
+
+
+class BoardSerializer(serializers.Serializer):
+    """A board in one side's own numbering: positive counts are the perspective's checkers."""
+
+    perspective = serializers.ChoiceField(choices=COLORS)
+    points = serializers.DictField(
+        child=serializers.IntegerField(min_value=-15, max_value=15),
+        help_text='Point number (as a string, "1".."24") → signed count; empty points omitted.')
+    off = OffSerializer()
+
+    def validate_points(self, points: dict[str, int]) -> dict[int, int]:
+        parsed: dict[int, int] = {}
+        for key, count in points.items():
+            if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= 24):
+                raise serializers.ValidationError(f"{key!r} is not a point 1..24.")
+            if int(key) in parsed:
+                raise serializers.ValidationError(f"Point {int(key)} is listed twice.")
+            parsed[int(key)] = count
+        return parsed
+
+
+# --- inputs -----------------------------------------------------------------------------
+
+
+class VersionInputSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True,
+        help_text="If given and stale, the call gets 409 `version_conflict` and changes nothing.")
+
+
+class MatchCreateInputSerializer(serializers.Serializer):
+    length = serializers.ChoiceField(choices=MATCH_LENGTHS)
+    opponent = serializers.CharField(required=False, allow_null=True, allow_blank=True,
+                                     max_length=150, help_text="Invite this username.")
+    hotseat = serializers.BooleanField(required=False, default=False,
+                                       help_text="Play both sides from this account.")
+    color = serializers.ChoiceField(choices=(*COLORS, "random"), required=False,
+                                    default="random", help_text="Your colour.")
+
+
+class MovesInputSerializer(VersionInputSerializer):
+    steps = StepSerializer(many=True, allow_empty=False, max_length=4)
+
+
+class ResignInputSerializer(VersionInputSerializer):
+    side = serializers.ChoiceField(choices=COLORS, required=False, allow_null=True,
+                                   help_text="Hotseat only: which side resigns "
+                                             "(default: the side to move).")
+
+
+class PerspectiveQuerySerializer(serializers.Serializer):
+    perspective = serializers.ChoiceField(choices=COLORS, required=False)
+
+
+class MatchListQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=MatchStatus.values, required=False)
+    player = serializers.CharField(required=False, max_length=150)
+
+
+class EventsQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(min_value=0, required=False, default=0)
+    limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=1000)
+
+
+class LegalPlaysInputSerializer(serializers.Serializer):
+    board = BoardSerializer()
+    dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6),
+                                 min_length=2, max_length=2)
+    first_turn = serializers.BooleanField(required=False, default=False)
+
+
+# --- outputs (documentation of the shapes the selectors build) ---------------------------
+
+
+class ScoreSerializer(serializers.Serializer):
+    white = serializers.IntegerField()
+    black = serializers.IntegerField()
+
+
+class OutBoardSerializer(serializers.Serializer):
+    perspective = serializers.ChoiceField(choices=COLORS)
+    points = serializers.DictField(child=serializers.IntegerField())
+    off = OffSerializer()
+
+
+class OutStepSerializer(serializers.Serializer):
+    vars()["from"] = serializers.IntegerField()
+    to = serializers.IntegerField()
+    die = serializers.IntegerField()
+
+
+class RollOffSerializer(serializers.Serializer):
+    white = serializers.IntegerField(allow_null=True)
+    black = serializers.IntegerField(allow_null=True)
+
+
+class FirstTurnSerializer(serializers.Serializer):
+    white = serializers.BooleanField()
+    black = serializers.BooleanField()
+
+
+class StateSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    phase = serializers.ChoiceField(choices=GamePhase.values)
+    turn = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    dice_left = serializers.ListField(child=serializers.IntegerField())
+    head_may_leave = serializers.IntegerField(help_text="RULES R13.")
+    board = OutBoardSerializer()
+    legal_steps = OutStepSerializer(many=True, help_text="RULES R24; empty for anyone "
+                                                         "but the side to move.")
+    version = serializers.IntegerField()
+    roll_off = RollOffSerializer()
+    first_turn = FirstTurnSerializer()
+    turn_number = serializers.IntegerField()
+    position_id = serializers.CharField(help_text="The engine's position ID (docs/notation.md).")
+
+
+class MatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    white = serializers.CharField(allow_null=True)
+    black = serializers.CharField(allow_null=True)
+    invited = serializers.CharField(allow_null=True)
+    hotseat = serializers.BooleanField()
+    length = serializers.IntegerField()
+    score = ScoreSerializer()
+    status = serializers.ChoiceField(choices=MatchStatus.values)
+    winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    version = serializers.IntegerField()
+    rematch_of = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    state = StateSerializer(allow_null=True)
+
+
+class RollSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=("roll-off", "turn"))
+    side = serializers.ChoiceField(choices=COLORS)
+    die = serializers.IntegerField(required=False, help_text="Roll-off only.")
+    result = serializers.CharField(required=False, help_text="Roll-off: pending, tie, "
+                                                             "white or black.")
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False)
+    passed = serializers.BooleanField(required=False,
+                                      help_text="The turn passed at once: no legal move (R23).")
+
+
+class RollResultSerializer(MatchSerializer):
+    roll = RollSerializer()
+
+
+class MovesResultSerializer(MatchSerializer):
+    applied = OutStepSerializer(many=True)
+
+
+class GameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    starter = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
+    points = serializers.IntegerField(allow_null=True)
+    mars = serializers.BooleanField()
+    end_reason = serializers.ChoiceField(choices=("borne_off", "resigned"), allow_null=True)
+    turns = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class TurnSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=COLORS)
+    dice = serializers.ListField(child=serializers.IntegerField())
+    steps = OutStepSerializer(many=True)
+    notation = serializers.CharField()
+    passed = serializers.BooleanField()
+    pass_reason = serializers.CharField(allow_null=True)
+    position_after = serializers.CharField(allow_null=True)
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class EventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    at = serializers.DateTimeField()
+    data = serializers.DictField()
+
+
+class PlaySerializer(serializers.Serializer):
+    steps = OutStepSerializer(many=True)
+    board = OutBoardSerializer()
+
+
+class LegalPlaysSerializer(serializers.Serializer):
+    max_dice = serializers.IntegerField()
+    plays = PlaySerializer(many=True)

@@ -1,0 +1,195 @@
+"""Thin views: validate the input, call one service or selector, answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.engine import InvalidPositionError, Position, legal_plays, parse_side
+from games.exceptions import InvalidRequest, NotFound
+from games.models import Match
+from games.serializers import (
+    EventSerializer,
+    EventsQuerySerializer,
+    GameSerializer,
+    LegalPlaysInputSerializer,
+    LegalPlaysSerializer,
+    MatchCreateInputSerializer,
+    MatchListQuerySerializer,
+    MatchSerializer,
+    MovesInputSerializer,
+    MovesResultSerializer,
+    PerspectiveQuerySerializer,
+    ResignInputSerializer,
+    RollResultSerializer,
+    TurnSerializer,
+    VersionInputSerializer,
+)
+
+PERSPECTIVE = OpenApiParameter("perspective", str, enum=["white", "black"],
+                               description="Board numbering (default: your colour; the side "
+                                           "to move in hotseat; White for spectators).")
+
+
+def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+class MatchViewSet(viewsets.GenericViewSet):
+    """Matches of Long Nardy: create, join, roll, move, resign; anyone may watch."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    lookup_value_regex = r"\d+"
+    schema_error_codes = ("409",)
+    serializer_class = MatchSerializer
+
+    def get_queryset(self):  # type: ignore[no-untyped-def]
+        query = _valid(MatchListQuerySerializer, self.request.query_params)
+        return selectors.match_list(status=query.get("status"), player=query.get("player"))
+
+    def _match(self) -> Match:
+        match = selectors.match_get(int(self.kwargs["pk"]))
+        if match is None:
+            raise NotFound(f"No match with id {self.kwargs['pk']}.")
+        return match
+
+    def _answer(self, match: Match, code: int = status.HTTP_200_OK,
+                **extra: Any) -> Response:
+        query = _valid(PerspectiveQuerySerializer, self.request.query_params)
+        side = parse_side(query["perspective"]) if "perspective" in query else None
+        return Response({**selectors.match_json(match, self.request.user, side), **extra},
+                        status=code)
+
+    @extend_schema(parameters=[MatchListQuerySerializer], responses=MatchSerializer(many=True))
+    def list(self, request: Request) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        assert page is not None
+        return self.get_paginated_response(
+            [selectors.match_json(m, request.user) for m in page])
+
+    @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchSerializer})
+    def create(self, request: Request) -> Response:
+        data = _valid(MatchCreateInputSerializer, request.data)
+        match = services.match_create(user=request.user, length=data["length"],
+                                      opponent=data.get("opponent") or None,
+                                      hotseat=data["hotseat"], color=data["color"])
+        return self._answer(match, status.HTTP_201_CREATED)
+
+    @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return self._answer(self._match())
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def join(self, request: Request, pk: str) -> Response:
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_join(
+            match_id=int(pk), user=request.user, expected_version=data.get("expected_version")))
+
+    @extend_schema(request=None, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def cancel(self, request: Request, pk: str) -> Response:
+        """The creator withdraws a seek or invitation before it starts (→ `aborted`)."""
+        return self._answer(services.match_cancel(match_id=int(pk), user=request.user))
+
+    @extend_schema(request=None, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def decline(self, request: Request, pk: str) -> Response:
+        """The invited player declines an invitation (→ `aborted`)."""
+        return self._answer(services.match_cancel(match_id=int(pk), user=request.user))
+
+    @extend_schema(request=VersionInputSerializer, responses=RollResultSerializer,
+                   parameters=[PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    def roll(self, request: Request, pk: str) -> Response:
+        """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays)."""
+        data = _valid(VersionInputSerializer, request.data)
+        match, roll = services.match_roll(match_id=int(pk), user=request.user,
+                                          expected_version=data.get("expected_version"))
+        return self._answer(match, roll=roll, **({"dice": roll["dice"]} if "dice" in roll
+                                                 else {"die": roll["die"]}))
+
+    @extend_schema(request=MovesInputSerializer, responses=MovesResultSerializer,
+                   parameters=[PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    def moves(self, request: Request, pk: str) -> Response:
+        """Play one or more steps of your turn, all or none."""
+        data = _valid(MovesInputSerializer, request.data)
+        match, applied = services.match_move(match_id=int(pk), user=request.user,
+                                             steps=data["steps"],
+                                             expected_version=data.get("expected_version"))
+        return self._answer(match, applied=[{"from": s.src, "to": s.dst, "die": s.die}
+                                            for s in applied])
+
+    @extend_schema(request=ResignInputSerializer, responses=MatchSerializer)
+    @action(detail=True, methods=["post"])
+    def resign(self, request: Request, pk: str) -> Response:
+        """Concede the current game (R30): a mars if you have borne off nothing."""
+        data = _valid(ResignInputSerializer, request.data)
+        return self._answer(services.match_resign(
+            match_id=int(pk), user=request.user, side=data.get("side"),
+            expected_version=data.get("expected_version")))
+
+    @extend_schema(request=None, responses={201: MatchSerializer})
+    @action(detail=True, methods=["post"])
+    def rematch(self, request: Request, pk: str) -> Response:
+        """After a finished match: invite the same opponent, same length, colours swapped."""
+        match = services.match_rematch(match_id=int(pk), user=request.user)
+        return self._answer(match, status.HTTP_201_CREATED)
+
+    @extend_schema(responses=GameSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def games(self, request: Request, pk: str) -> Response:
+        return Response([selectors.game_json(g) for g in selectors.game_list(self._match())])
+
+    @extend_schema(responses=TurnSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/moves",
+            pagination_class=None)
+    def game_moves(self, request: Request, pk: str, number: str) -> Response:
+        game = selectors.game_list(self._match()).filter(number=int(number)).first()
+        if game is None:
+            raise NotFound(f"Match {pk} has no game {number}.")
+        return Response([selectors.turn_json(t) for t in selectors.turn_list(game)])
+
+    @extend_schema(parameters=[EventsQuerySerializer], responses=EventSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def events(self, request: Request, pk: str) -> Response:
+        query = _valid(EventsQuerySerializer, request.query_params)
+        events = selectors.event_list(self._match(), after=query["after"], limit=query["limit"])
+        return Response([selectors.event_json(e) for e in events])
+
+
+class LegalPlaysView(APIView):
+    """Stateless analysis: every legal play for a board and a roll (R10–R27)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=LegalPlaysInputSerializer, responses=LegalPlaysSerializer)
+    def post(self, request: Request) -> Response:
+        data = _valid(LegalPlaysInputSerializer, request.data)
+        board = data["board"]
+        side = parse_side(board["perspective"])
+        try:
+            position = Position.from_perspective(side, board["points"], board["off"]["mine"],
+                                                 board["off"]["theirs"])
+        except (InvalidPositionError, ValueError) as exc:
+            raise InvalidRequest(f"Impossible board: {exc}",
+                                 details={"board": [str(exc)]}) from exc
+        plays = [] if position.outcome() is not None else legal_plays(
+            position, side, tuple(data["dice"]), data["first_turn"])
+        plays = [p for p in plays if p.steps]
+        return Response({
+            "max_dice": max((len(p.steps) for p in plays), default=0),
+            "plays": [{"steps": [{"from": s.src, "to": s.dst, "die": s.die} for s in p.steps],
+                       "board": selectors.board_json(p.position, side)} for p in plays],
+        })
