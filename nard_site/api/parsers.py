@@ -16,6 +16,16 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A key given twice (say a board point) is refused, not silently overwritten."""
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: Any, media_type: str | None = None,
               parser_context: dict[str, Any] | None = None) -> Any:
@@ -33,6 +43,6 @@ class JSONParser(parsers.JSONParser):
             raise PayloadTooLarge(f"The request body is larger than {limit} bytes.")
         try:
             text = raw.decode((parser_context or {}).get("encoding") or "utf-8")
-            return json.loads(text, parse_constant=_refuse_constant)
+            return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
         except (UnicodeDecodeError, ValueError) as exc:
             raise ParseError(f"JSON parse error - {exc}") from exc
