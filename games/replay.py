@@ -29,7 +29,8 @@ def replay_problems(game: Game) -> list[str]:
         index = 0
         try:
             state = TurnState.start(position, side, (turn.dice[0], turn.dice[1]), first[side])
-            for index, step in enumerate(turn.steps, start=1):
+            for step in turn.steps:
+                index += 1
                 state = state.apply(Step(step["from"], step["to"], step["die"]))
         except (EngineError, ValueError, KeyError, IndexError, TypeError) as exc:
             return [f"{where}, step {index}: {exc}"]
@@ -54,9 +55,9 @@ def replay_problems(game: Game) -> list[str]:
         problems.append("first-turn flags differ from the replay")
     if game.turns != len(turns):
         problems.append(f"snapshot counts {game.turns} turns, {len(turns)} are recorded")
-    if game.phase == GamePhase.MOVE and state is not None:
-        if tuple(game.dice_left) != state.dice_left or game.head_left != state.head_left:
-            problems.append("dice left or head counter differ from the replay")
+    if game.phase == GamePhase.MOVE and state is not None and (
+            tuple(game.dice_left) != state.dice_left or game.head_left != state.head_left):
+        problems.append("dice left or head counter differ from the replay")
     problems += _result_problems(game, position)
     return problems
 

@@ -52,7 +52,8 @@ def default_perspective(match: Match, game: Game | None, viewer: Any) -> Side:
     return WHITE
 
 
-def match_state(match: Match, viewer: Any, perspective: Side | None = None) -> dict[str, Any] | None:
+def match_state(match: Match, viewer: Any,
+                perspective: Side | None = None) -> dict[str, Any] | None:
     game = match.current_game
     if game is None:
         return None
