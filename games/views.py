@@ -33,7 +33,12 @@ from games.serializers import (
     TurnSerializer,
     VersionInputSerializer,
 )
+from nard_site.api.idempotency import idempotent
 
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Retry safely: a repeat with the same key and body replays the first answer "
+                "and changes nothing; the same key with another body gets 422. Keys last 24 h.")
 PERSPECTIVE = OpenApiParameter("perspective", str, enum=["white", "black"],
                                description="Board numbering (default: your colour; the side "
                                            "to move in hotseat; White for spectators).")
@@ -50,7 +55,7 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"\d+"
-    schema_error_codes = ("409",)
+    schema_error_codes = ("409", "422")
     serializer_class = MatchSerializer
 
     def get_queryset(self):  # type: ignore[no-untyped-def]
@@ -77,7 +82,9 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self.get_paginated_response(
             [selectors.match_json(m, request.user) for m in page])
 
-    @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchSerializer})
+    @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
+    @idempotent
     def create(self, request: Request) -> Response:
         data = _valid(MatchCreateInputSerializer, request.data)
         match = services.match_create(user=request.user, length=data["length"],
@@ -89,28 +96,35 @@ class MatchViewSet(viewsets.GenericViewSet):
     def retrieve(self, request: Request, pk: str) -> Response:
         return self._answer(self._match())
 
-    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer)
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
+    @idempotent
     def join(self, request: Request, pk: str) -> Response:
         data = _valid(VersionInputSerializer, request.data)
         return self._answer(services.match_join(
             match_id=int(pk), user=request.user, expected_version=data.get("expected_version")))
 
-    @extend_schema(request=None, responses=MatchSerializer)
+    @extend_schema(request=None, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
+    @idempotent
     def cancel(self, request: Request, pk: str) -> Response:
         """The creator withdraws a seek or invitation before it starts (→ `aborted`)."""
         return self._answer(services.match_cancel(match_id=int(pk), user=request.user))
 
-    @extend_schema(request=None, responses=MatchSerializer)
+    @extend_schema(request=None, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
+    @idempotent
     def decline(self, request: Request, pk: str) -> Response:
         """The invited player declines an invitation (→ `aborted`)."""
         return self._answer(services.match_cancel(match_id=int(pk), user=request.user))
 
     @extend_schema(request=VersionInputSerializer, responses=RollResultSerializer,
-                   parameters=[PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
     @action(detail=True, methods=["post"])
+    @idempotent
     def roll(self, request: Request, pk: str) -> Response:
         """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays)."""
         data = _valid(VersionInputSerializer, request.data)
@@ -120,8 +134,9 @@ class MatchViewSet(viewsets.GenericViewSet):
                                                  else {"die": roll["die"]}))
 
     @extend_schema(request=MovesInputSerializer, responses=MovesResultSerializer,
-                   parameters=[PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
     @action(detail=True, methods=["post"])
+    @idempotent
     def moves(self, request: Request, pk: str) -> Response:
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
@@ -131,8 +146,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._answer(match, applied=[{"from": s.src, "to": s.dst, "die": s.die}
                                             for s in applied])
 
-    @extend_schema(request=ResignInputSerializer, responses=MatchSerializer)
+    @extend_schema(request=ResignInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
+    @idempotent
     def resign(self, request: Request, pk: str) -> Response:
         """Concede the current game (R30): a mars if you have borne off nothing."""
         data = _valid(ResignInputSerializer, request.data)
@@ -140,8 +157,10 @@ class MatchViewSet(viewsets.GenericViewSet):
             match_id=int(pk), user=request.user, side=data.get("side"),
             expected_version=data.get("expected_version")))
 
-    @extend_schema(request=None, responses={201: MatchSerializer})
+    @extend_schema(request=None, responses={201: MatchSerializer},
+                   parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
+    @idempotent
     def rematch(self, request: Request, pk: str) -> Response:
         """After a finished match: invite the same opponent, same length, colours swapped."""
         match = services.match_rematch(match_id=int(pk), user=request.user)

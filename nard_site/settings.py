@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "nard_site.api",
     "accounts",
     "games",
 ]
@@ -216,3 +217,5 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
+# How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
+IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", str(24 * 3600)))

@@ -8,6 +8,9 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from games import dice
+from tests.support import Seat
+
 _names = itertools.count(1)
 
 
@@ -57,3 +60,41 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert isinstance(error["message"], str) and error["message"]
     assert isinstance(error["details"], dict)
     return error
+
+
+@pytest.fixture
+def seat(make_user: Callable[..., Any], client_for: Callable[[Any], APIClient]):
+    def make(username: str | None = None) -> Seat:
+        user = make_user(username)
+        return Seat(user, client_for(user))
+
+    return make
+
+
+@pytest.fixture
+def alice(seat: Callable[..., Seat]) -> Seat:
+    return seat("alice")
+
+
+@pytest.fixture
+def bob(seat: Callable[..., Seat]) -> Seat:
+    return seat("bob")
+
+
+@pytest.fixture
+def scripted_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[int]]:
+    """``scripted_dice(6, 3, ...)`` queues the dice the server rolls next, in order."""
+    queue: list[int] = []
+
+    def next_die() -> int:
+        if not queue:
+            raise AssertionError("the scripted dice ran out")
+        return queue.pop(0)
+
+    monkeypatch.setattr(dice, "_source", next_die)
+
+    def script(*values: int) -> list[int]:
+        queue.extend(values)
+        return queue
+
+    return script

@@ -26,6 +26,7 @@ _DESCRIPTIONS = {
     "404": "No such object (`not_found`).",
     "409": "The state changed or it is not your turn "
     "(`version_conflict`, `not_your_turn`, `wrong_phase`).",
+    "422": "The Idempotency-Key was used for another request (`idempotency_key_reused`).",
     "413": "The request body is too large (`payload_too_large`).",
     "415": "Unsupported content type (`unsupported_media_type`).",
     "429": "Too many requests (`throttled`); see the `Retry-After` header.",

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from tests.games.conftest import Seat
+from tests.support import Seat
 
 DicePlan = Callable[[str, random.Random], tuple[int, int]]
 

@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Event, Match, Turn
 from tests.conftest import assert_error
-from tests.games.conftest import start_match
+from tests.support import start_match
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from games.engine import WHITE, Position
 from games.models import Event, Game, Turn
 from tests.conftest import assert_error
-from tests.games.conftest import start_match
+from tests.support import start_match
 
 pytestmark = pytest.mark.django_db
 

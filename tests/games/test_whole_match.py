@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Event, Game, Match, Turn
-from tests.games.conftest import start_match
 from tests.games.play import fair, favour, play_game
+from tests.support import start_match
 
 pytestmark = pytest.mark.django_db
 

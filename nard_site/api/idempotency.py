@@ -1,0 +1,105 @@
+"""``Idempotency-Key`` for state-changing POSTs.
+
+A client that sends ``Idempotency-Key: <1–255 visible characters>`` with a POST may
+retry it safely: the first answer (success or refusal) is stored with a
+fingerprint of the request, and a retry with the same key and the same method,
+path and body gets that answer again — with ``Idempotent-Replayed: true`` — and
+changes nothing. The same key with another request is refused with 422
+``idempotency_key_reused``. Keys are per user and expire after
+``IDEMPOTENCY_KEY_TTL`` seconds (24 hours by default).
+
+The record is written in the same transaction as the action, so a retry that
+races the first attempt waits on the key's unique index and then replays.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.utils import timezone
+from rest_framework import status
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from .errors import DomainError
+from .models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+
+
+def key_ttl() -> timedelta:
+    return timedelta(seconds=getattr(settings, "IDEMPOTENCY_KEY_TTL", 24 * 3600))
+
+
+class IdempotencyKeyReused(DomainError):
+    code = "idempotency_key_reused"
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_message = "This Idempotency-Key was used for a different request."
+
+
+class InvalidIdempotencyKey(DomainError):
+    code = "validation_error"
+    default_message = "The Idempotency-Key header must be 1 to 255 visible ASCII characters."
+
+
+def _fingerprint(request: Request) -> str:
+    try:
+        body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
+    except TypeError:
+        body = repr(request.data)
+    raw = f"{request.method} {request.path}\n{body}"
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def _replay(record: IdempotencyRecord) -> HttpResponse:
+    response = HttpResponse(record.body, status=record.status_code,
+                            content_type="application/json")
+    response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def idempotent(action: Callable[..., Response]) -> Callable[..., Any]:
+    """Make a viewset action honour the ``Idempotency-Key`` header."""
+
+    @functools.wraps(action)
+    def wrapper(view: Any, request: Request, *args: Any, **kwargs: Any) -> Any:
+        key = request.headers.get(HEADER)
+        if key is None or not request.user.is_authenticated:
+            return action(view, request, *args, **kwargs)
+        if not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
+            raise InvalidIdempotencyKey(details={"Idempotency-Key": ["Invalid key."]})
+        fingerprint = _fingerprint(request)
+        with transaction.atomic():
+            IdempotencyRecord.objects.filter(
+                user=request.user, key=key, created_at__lt=timezone.now() - key_ttl()).delete()
+            try:
+                with transaction.atomic():
+                    record = IdempotencyRecord.objects.create(
+                        user=request.user, key=key, fingerprint=fingerprint)
+            except IntegrityError:
+                record = IdempotencyRecord.objects.get(user=request.user, key=key)
+                if record.fingerprint != fingerprint:
+                    raise IdempotencyKeyReused() from None
+                return _replay(record)
+            try:
+                response = action(view, request, *args, **kwargs)
+            except Exception as exc:
+                response = view.handle_exception(exc)  # 4xx become answers; others re-raise
+            if response.status_code >= 500:  # not an answer worth replaying
+                transaction.set_rollback(True)
+                return response
+            record.status_code = response.status_code
+            record.body = JSONRenderer().render(response.data).decode()
+            record.save(update_fields=["status_code", "body"])
+            return response
+
+    return wrapper

@@ -1,0 +1,79 @@
+"""Idempotency-Key on state-changing POSTs: replay, refusal of reuse, expiry."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from games.models import Event, Match, Turn
+from nard_site.api.models import IdempotencyRecord
+from tests.conftest import assert_error
+from tests.support import start_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_retried_create_replays_the_first_answer_and_creates_nothing(alice):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "create-1"}
+    first = alice.client.post("/api/v1/matches/", {"length": 3}, format="json", **headers)
+    again = alice.client.post("/api/v1/matches/", {"length": 3}, format="json", **headers)
+    assert first.status_code == again.status_code == 201
+    assert again.json() == first.json() and again["Idempotent-Replayed"] == "true"
+    assert Match.objects.count() == 1
+
+
+def test_the_same_key_with_another_body_is_refused(alice):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "create-2"}
+    alice.client.post("/api/v1/matches/", {"length": 3}, format="json", **headers)
+    response = alice.client.post("/api/v1/matches/", {"length": 5}, format="json", **headers)
+    assert_error(response, 422, "idempotency_key_reused")
+    assert Match.objects.count() == 1
+
+
+def test_retried_roll_and_moves_change_nothing(alice, bob, scripted_dice):
+    match_id = start_match(alice, bob, script=scripted_dice)["id"]
+    scripted_dice(5, 3)
+    roll = alice.client.post(f"/api/v1/matches/{match_id}/roll/", {}, format="json",
+                             HTTP_IDEMPOTENCY_KEY="roll-1")
+    replay = alice.client.post(f"/api/v1/matches/{match_id}/roll/", {}, format="json",
+                               HTTP_IDEMPOTENCY_KEY="roll-1")
+    assert replay.json()["dice"] == roll.json()["dice"] == [5, 3]  # no new dice were rolled
+    body = {"steps": [{"from": 24, "to": 19}]}
+    moved = alice.client.post(f"/api/v1/matches/{match_id}/moves/", body, format="json",
+                              HTTP_IDEMPOTENCY_KEY="move-1")
+    events = Event.objects.count()
+    again = alice.client.post(f"/api/v1/matches/{match_id}/moves/", body, format="json",
+                              HTTP_IDEMPOTENCY_KEY="move-1")
+    assert again.status_code == moved.status_code == 200 and again.json() == moved.json()
+    assert Event.objects.count() == events
+    assert Turn.objects.get().steps == [{"from": 24, "to": 19, "die": 5}]
+
+
+def test_a_refusal_is_replayed_too_and_keys_are_per_user(alice, bob, scripted_dice):
+    match_id = start_match(alice, bob, script=scripted_dice)["id"]
+    url = f"/api/v1/matches/{match_id}/roll/"
+    refused = bob.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    assert_error(refused, 409, "not_your_turn")
+    scripted_dice(2, 1)
+    accepted = alice.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    assert accepted.status_code == 200  # the same key string, another user
+    assert_error(bob.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k"),
+                 409, "not_your_turn")
+
+
+def test_keys_expire(alice, settings):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "old"}
+    alice.client.post("/api/v1/matches/", {"length": 3}, format="json", **headers)
+    IdempotencyRecord.objects.update(created_at=IdempotencyRecord.objects.get().created_at
+                                     - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL + 1))
+    response = alice.client.post("/api/v1/matches/", {"length": 5}, format="json", **headers)
+    assert response.status_code == 201 and Match.objects.count() == 2
+
+
+@pytest.mark.parametrize("key", ["", "x" * 256, "naïve"])
+def test_malformed_keys_are_refused(alice, key):
+    response = alice.client.post("/api/v1/matches/", {"length": 3}, format="json",
+                                 HTTP_IDEMPOTENCY_KEY=key)
+    assert_error(response, 400, "validation_error")
+    assert not Match.objects.exists()
