@@ -89,14 +89,23 @@ class _Change:
 
 
 def _lock(match_id: int) -> Match:
+    """Lock the match row, then read its current game.
+
+    The game is read by a second statement on purpose: under READ COMMITTED, rows
+    joined to a ``FOR UPDATE`` row that waited for the lock may be stale, while a
+    statement issued after the lock sees what the previous holder committed.
+    """
     match = (
         Match.objects.select_for_update(of=("self",))
-        .select_related("white", "black", "invited", "current_game__current_turn")
+        .select_related("white", "black", "invited")
         .filter(pk=match_id)
         .first()
     )
     if match is None:
         raise NotFound(f"No match with id {match_id}.")
+    if match.current_game_id is not None:
+        match.current_game = (Game.objects.select_related("current_turn")
+                              .get(pk=match.current_game_id))
     return match
 
 
@@ -319,13 +328,12 @@ def match_roll(*, match_id: int, user: User,
         game.turns += 1
         turn = Turn(game=game, number=game.turns, side=game.turn, dice=list(dice),
                     started_at=change.now)
-        turn.save()
-        game.current_turn = turn
+        game.current_turn = turn  # saved by the commit, before the game
         game.phase, game.dice = GamePhase.MOVE, list(dice)
         change.log("roll", game=game.number, turn=turn.number, side=game.turn, dice=list(dice))
         _after_steps(change, game, turn, state)
         passed = turn.pass_reason != ""
-        return change.commit(game, turn), {"kind": "turn", "side": color_of(side),
+        return change.commit(turn, game), {"kind": "turn", "side": color_of(side),
                                            "dice": list(dice), "passed": passed}
 
 

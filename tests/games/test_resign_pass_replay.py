@@ -104,3 +104,4 @@ def test_roll_and_move_use_a_constant_number_of_queries(alice, bob, scripted_dic
         counts.add((len(_real(roll)), len(_real(first)), len(_real(last))))
     assert len(counts) == 1, counts  # the same whatever the length of the game
     assert max(next(iter(counts))) <= 8, counts
+    print("queries (roll, first step, last step):", counts)
