@@ -14,6 +14,13 @@ from tests.support import Seat
 _names = itertools.count(1)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    # Hashing passwords the production way costs ~0.3 s a user; tests make hundreds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     """Throttle counters live in the cache; every test starts from zero."""
