@@ -58,6 +58,8 @@ class PublicProfileSerializer(serializers.ModelSerializer[User]):
 
 
 class MeSerializer(PublicProfileSerializer):
+    email = serializers.CharField(read_only=True, help_text="May be empty.")
+
     class Meta(PublicProfileSerializer.Meta):
         fields = ("username", "display_name", "email", "date_joined", "is_staff", "stats")
         read_only_fields = fields
