@@ -95,14 +95,11 @@ def _lock(match_id: int) -> Match:
     joined to a ``FOR UPDATE`` row that waited for the lock may be stale, while a
     statement issued after the lock sees what the previous holder committed.
     """
-    match = (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("white", "black", "invited")
-        .filter(pk=match_id)
-        .first()
-    )
-    if match is None:
-        raise NotFound(f"No match with id {match_id}.")
+    try:
+        match = (Match.objects.select_for_update(of=("self",))
+                 .select_related("white", "black", "invited").get(pk=match_id))
+    except Match.DoesNotExist:
+        raise NotFound(f"No match with id {match_id}.") from None
     if match.current_game_id is not None:
         match.current_game = (Game.objects.select_related("current_turn")
                               .get(pk=match.current_game_id))

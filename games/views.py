@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticatedOrReadOnly
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors, services
+from games import records, selectors, services
 from games.engine import InvalidPositionError, Position, legal_plays, parse_side
 from games.exceptions import InvalidRequest, NotFound
 from games.models import Match
@@ -44,6 +46,14 @@ PERSPECTIVE = OpenApiParameter("perspective", str, enum=["white", "black"],
                                            "to move in hotseat; White for spectators).")
 
 
+def _id(text: str) -> int:
+    """A URL's numeric id; beyond what the database can hold there is no such object."""
+    value = int(text)
+    if value >= 2**31:
+        raise NotFound(f"No object with id {text}.")
+    return value
+
+
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
@@ -63,7 +73,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return selectors.match_list(status=query.get("status"), player=query.get("player"))
 
     def _match(self) -> Match:
-        match = selectors.match_get(int(self.kwargs["pk"]))
+        match = selectors.match_get(_id(self.kwargs["pk"]))
         if match is None:
             raise NotFound(f"No match with id {self.kwargs['pk']}.")
         return match
@@ -103,7 +113,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def join(self, request: Request, pk: str) -> Response:
         data = _valid(VersionInputSerializer, request.data)
         return self._answer(services.match_join(
-            match_id=int(pk), user=request.user, expected_version=data.get("expected_version")))
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
 
     @extend_schema(request=None, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -111,7 +121,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def cancel(self, request: Request, pk: str) -> Response:
         """The creator withdraws a seek or invitation before it starts (→ `aborted`)."""
-        return self._answer(services.match_cancel(match_id=int(pk), user=request.user))
+        return self._answer(services.match_cancel(match_id=_id(pk), user=request.user))
 
     @extend_schema(request=None, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -119,7 +129,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def decline(self, request: Request, pk: str) -> Response:
         """The invited player declines an invitation (→ `aborted`)."""
-        return self._answer(services.match_cancel(match_id=int(pk), user=request.user))
+        return self._answer(services.match_cancel(match_id=_id(pk), user=request.user))
 
     @extend_schema(request=VersionInputSerializer, responses=RollResultSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -128,7 +138,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def roll(self, request: Request, pk: str) -> Response:
         """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays)."""
         data = _valid(VersionInputSerializer, request.data)
-        match, roll = services.match_roll(match_id=int(pk), user=request.user,
+        match, roll = services.match_roll(match_id=_id(pk), user=request.user,
                                           expected_version=data.get("expected_version"))
         return self._answer(match, roll=roll, **({"dice": roll["dice"]} if "dice" in roll
                                                  else {"die": roll["die"]}))
@@ -140,7 +150,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def moves(self, request: Request, pk: str) -> Response:
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
-        match, applied = services.match_move(match_id=int(pk), user=request.user,
+        match, applied = services.match_move(match_id=_id(pk), user=request.user,
                                              steps=data["steps"],
                                              expected_version=data.get("expected_version"))
         return self._answer(match, applied=[{"from": s.src, "to": s.dst, "die": s.die}
@@ -154,7 +164,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Concede the current game (R30): a mars if you have borne off nothing."""
         data = _valid(ResignInputSerializer, request.data)
         return self._answer(services.match_resign(
-            match_id=int(pk), user=request.user, side=data.get("side"),
+            match_id=_id(pk), user=request.user, side=data.get("side"),
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=None, responses={201: MatchSerializer},
@@ -163,7 +173,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def rematch(self, request: Request, pk: str) -> Response:
         """After a finished match: invite the same opponent, same length, colours swapped."""
-        match = services.match_rematch(match_id=int(pk), user=request.user)
+        match = services.match_rematch(match_id=_id(pk), user=request.user)
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(responses=GameSerializer(many=True))
@@ -175,7 +185,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/moves",
             pagination_class=None)
     def game_moves(self, request: Request, pk: str, number: str) -> Response:
-        game = selectors.game_list(self._match()).filter(number=int(number)).first()
+        game = selectors.game_list(self._match()).filter(number=_id(number)).first()
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
         return Response([selectors.turn_json(t) for t in selectors.turn_list(game)])
@@ -186,6 +196,36 @@ class MatchViewSet(viewsets.GenericViewSet):
         query = _valid(EventsQuerySerializer, request.query_params)
         events = selectors.event_list(self._match(), after=query["after"], limit=query["limit"])
         return Response([selectors.event_json(e) for e in events])
+
+    # --- match record: export and import (docs/notation.md, "Match record") ---------------
+
+    @extend_schema(
+        parameters=[OpenApiParameter(
+            "format", str, enum=["txt", "json"],
+            description="`txt` (the default): the plain-text record; `json`: the same as JSON. "
+                        "An `Accept: application/json` header also selects JSON.")],
+        responses={(200, "text/plain"): OpenApiTypes.STR,
+                   (200, "application/json"): records.MatchRecordSerializer})
+    @action(detail=True, methods=["get"], pagination_class=None,
+            renderer_classes=[records.PlainTextRenderer, JSONRenderer])
+    def export(self, request: Request, pk: str) -> Response:
+        """The whole match as a plain-text record (docs/notation.md), or JSON."""
+        match = self._match()
+        if request.accepted_renderer.format == "json":
+            return Response(records.match_record(match))
+        return Response(records.record_text(match), headers={
+            "Content-Disposition": f'inline; filename="match-{match.pk}.txt"'})
+
+    @extend_schema(request=records.MatchImportInputSerializer,
+                   responses={201: MatchSerializer})
+    @action(detail=False, methods=["post"], url_path="import", url_name="import",
+            permission_classes=[IsAdminUser])
+    def import_record(self, request: Request) -> Response:
+        """Staff: rebuild a finished match from its text record (e.g. one played over the
+        board). A record the rules reject gets 400 `validation_error` with `details.line`."""
+        data = _valid(records.MatchImportInputSerializer, request.data)
+        match = records.match_import(text=data["record"], by=request.user)
+        return self._answer(match, status.HTTP_201_CREATED)
 
 
 class LegalPlaysView(APIView):

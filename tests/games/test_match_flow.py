@@ -247,3 +247,26 @@ def test_hotseat_one_account_plays_both_sides(alice, scripted_dice):
     # The view turns to the player about to move (R33).
     assert state["turn"] == "white" and state["board"]["perspective"] == "white"
     assert state["board"]["points"] == {"24": 15, "12": -14, "6": -1}
+
+
+def test_ids_beyond_the_database_range_are_404(alice, api):
+    assert_error(api.get(f"/api/v1/matches/{10**30}/"), 404, "not_found")
+    assert_error(alice.post(10**20, "roll"), 404, "not_found")
+    match_id = alice.create(length=1, hotseat=True).json()["id"]
+    assert_error(api.get(f"/api/v1/matches/{match_id}/games/{10**25}/moves/"), 404, "not_found")
+
+
+def test_match_list_filters_by_player_and_status_and_paginates(alice, bob, seat, api):
+    carol = seat("carol")
+    alice.create(length=1, opponent="bob")
+    carol.create(length=3)
+    for _ in range(3):
+        bob.create(length=5, hotseat=True)
+    assert api.get("/api/v1/matches/", {"player": "BOB"}).json()["count"] == 4
+    assert api.get("/api/v1/matches/", {"player": "carol"}).json()["count"] == 1
+    assert api.get("/api/v1/matches/", {"status": "active"}).json()["count"] == 3
+    assert api.get("/api/v1/matches/", {"status": "invited"}).json()["count"] == 1
+    page = api.get("/api/v1/matches/", {"page_size": 2}).json()
+    assert page["count"] == 5 and len(page["results"]) == 2 and page["next"]
+    assert_error(api.get("/api/v1/matches/", {"status": "bogus"}), 400, "validation_error")
+    assert_error(api.get("/api/v1/matches/", {"page": 99}), 404, "not_found")
