@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.engine import Position, Side, TurnState, opp, other
+from games.engine import Position, Side, TurnState, opp
 
 
 def board(side: Side, mine: Mapping[int, int], theirs: Mapping[int, int] | None = None,
@@ -31,13 +31,4 @@ def texts(state: TurnState) -> list[str]:
     return [str(s) for s in state.legal_steps()]
 
 
-def results(plays: list) -> set[tuple[tuple[int, int], ...]]:  # type: ignore[type-arg]
-    """The set of resulting boards of plays, as sorted (point, count) items from White."""
-    return {tuple(sorted(p.position.in_perspective(0).items())) for p in plays}
-
-
-def view(position: Position, side: Side) -> dict[int, int]:
-    return position.in_perspective(side)
-
-
-__all__ = ["board", "other", "results", "texts", "turn", "view"]
+__all__ = ["board", "texts", "turn"]

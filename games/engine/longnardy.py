@@ -1,0 +1,700 @@
+"""Long Nardy: move generation, the turn state and the rule set (RULES R4-R28).
+
+Internally a query works in the mover's own numbering with ints only:
+
+- ``key``: the mover's checkers, one byte per point; the mover's point ``p`` sits in
+  the byte of that point's White number, so ``key.to_bytes(25, "little")`` lists the
+  counts in ``Position.points`` order for either side (see :class:`_Mover`);
+- ``occ``: bit ``p`` set when the mover has a checker on point ``p``;
+- ``opp``: bit ``p`` set when the opponent has a checker on the mover's point ``p``
+  (the opponent never moves during the mover's turn, so it is fixed per query);
+- ``forb[t]``: the six-point windows containing point ``t`` that the prime rule
+  refuses to see newly filled (R14-R18), chosen once per query from a table.
+
+Plays are generated breadth-first, one die per layer, merging equal boards, so every
+intermediate stop is judged (R10, R16) and each distinct result is found once.
+
+>>> state = TurnState.start(Position.initial(), WHITE, (6, 6), first_turn=True)
+>>> [str(s) for s in state.legal_steps()], state.head_may_leave()
+(['24/18'], 2)
+>>> [str(p) for p in legal_plays(Position.initial(), WHITE, (6, 6), True)]
+['24/18 24/18']
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Final
+
+from . import notation
+from .errors import IllegalMoveError, NotationError
+from .moves import Play, Step, parse_play
+from .position import Outcome, Position, resign_outcome
+from .types import CHECKERS, HEAD, WHITE, Side, check_side, other, side_name
+
+# ---------------------------------------------------------------------------
+# Tables, built once at import.
+
+_BIT: Final = tuple(1 << p for p in range(25))
+# The byte of the board key holding the mover's point p is the byte of that point in
+# White's numbering, so a key reads straight into Position.points order for either side.
+_SHIFTS: Final = (tuple(8 * p for p in range(25)),
+                  tuple(8 * (p + 12 if p <= 12 else p - 12) if p else 0 for p in range(25)))
+_UNITS: Final = tuple(tuple(1 << sh for sh in shifts) for shifts in _SHIFTS)
+# Points of a 12-bit mask, high to low: _HIGH_POINTS[m] for bits 13..24 (m = mask >> 13),
+# _LOW_POINTS[m] for bits 1..12 (m = (mask >> 1) & 0xFFF). Faster than peeling bits.
+_HIGH_POINTS: Final = tuple(tuple(p for p in range(24, 12, -1) if m >> (p - 13) & 1)
+                            for m in range(4096))
+_LOW_POINTS: Final = tuple(tuple(p for p in range(12, 0, -1) if m >> (p - 1) & 1)
+                           for m in range(4096))
+_NOT_HEAD: Final = ~(1 << HEAD)
+_OUTSIDE_HOME: Final = sum(1 << p for p in range(7, 25))
+_LOW: Final = tuple(sum(1 << p for p in range(1, d + 1)) for d in range(7))
+"""_LOW[d]: bits of points 1..d."""
+_LOWER_HALF: Final = sum(1 << p for p in range(1, 13))
+_UPPER_HALF: Final = sum(1 << p for p in range(13, 25))
+
+# Mover point p -> index into Position.points (White numbering), per side.
+_INDEX: Final = (
+    tuple([-1] + [p - 1 for p in range(1, 25)]),
+    tuple([-1] + [(p + 12 if p <= 12 else p - 12) - 1 for p in range(1, 25)]),
+)
+_SIGN: Final = (1, -1)
+
+# Converting Position.points to and from bytes (see _Mover).
+_PACK: Final = struct.Struct("x24b").pack
+_UNPACK: Final = struct.Struct("x24b").unpack
+_SIGNED = tuple(range(128)) + tuple(range(-128, 0))  # byte -> signed value
+_POSITIVE: Final = bytes(v if v > 0 else 0 for v in _SIGNED)
+_NEGATIVE: Final = bytes(-v if v < 0 else 0 for v in _SIGNED)
+_POSITIVE_BIT: Final = bytes(b"1"[0] if v > 0 else b"0"[0] for v in _SIGNED)
+_NEGATIVE_BIT: Final = bytes(b"1"[0] if v < 0 else b"0"[0] for v in _SIGNED)
+# Excess-128 bytes: the opponent's signed values (one side's checkers zeroed) plus 128.
+_BIASED_NEGATIVE: Final = bytes(128 + v if v < 0 else 128 for v in _SIGNED)
+_BIASED_POSITIVE: Final = bytes(128 + v if v > 0 else 128 for v in _SIGNED)
+_UNBIAS: Final = bytes(b ^ 0x80 for b in range(256))  # excess-128 -> two's complement
+
+
+def _make_steps() -> tuple[tuple[Step, ...], ...]:
+    """_STEPS[d][s]: the interned step moving a checker from s with die d."""
+    table = []
+    for d in range(7):
+        row = [Step(1, 0, 1)]  # placeholder for s = 0, never used
+        for s in range(1, 25):
+            row.append(Step(s, max(s - d, 0), d) if d else Step(s, 0, 0))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_STEPS: Final = _make_steps()
+
+
+def _window(k: int) -> int:
+    return sum(1 << p for p in range(k, k + 6))
+
+
+def _prime_allowed(k: int, lowest_low: int, lowest_high: int) -> bool:
+    """R15/R18 for the window of own points k..k+5.
+
+    ``lowest_low`` / ``lowest_high``: the mover's lowest point holding an opposing
+    checker among 1..12 / 13..24 (13 / 25 when none). An opposing checker on the
+    mover's point p has opponent number opp(p); it is ahead of the window when
+    opp(p) is below opp of every window point:
+    - window within 1..12 (k <= 7): opp numbers k+12..k+17; ahead are the mover's
+      points 13..24 (opp 1..12) and 1..k-1;
+    - window within 13..24 (k >= 13): opp numbers k-12..k-7; ahead are 13..k-1;
+    - window holding 12 and 13 (k = 8..12): it holds opp number 1, nothing is ahead.
+    """
+    if k <= 7:
+        return lowest_high <= 24 or lowest_low < k
+    if k >= 13:
+        return lowest_high < k
+    return False
+
+
+def _make_forbidden() -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    table = []
+    for lowest_low in range(14):
+        row = []
+        for lowest_high in range(26):
+            per_point: list[tuple[int, ...]] = [()]
+            for t in range(1, 25):
+                per_point.append(tuple(
+                    _window(k) for k in range(max(1, t - 5), min(19, t) + 1)
+                    if not _prime_allowed(k, lowest_low, lowest_high)))
+            row.append(tuple(per_point))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_FORBIDDEN: Final = _make_forbidden()
+"""_FORBIDDEN[lowest_low][lowest_high][t]: refused windows containing point t."""
+
+
+def _forbidden_for(opp: int) -> tuple[tuple[int, ...], ...]:
+    low = opp & _LOWER_HALF
+    high = opp & _UPPER_HALF
+    lowest_low = (low & -low).bit_length() - 1 if low else 13
+    lowest_high = (high & -high).bit_length() - 1 if high else 25
+    return _FORBIDDEN[lowest_low][lowest_high]
+
+
+# ---------------------------------------------------------------------------
+# The generator.
+
+# A layer maps a board key to (occ, head_left, steps so far).
+_Layer = dict[int, tuple[int, int, tuple[Step, ...]]]
+_Firsts = dict[int, set[Step]]
+
+
+def _expand(layer: _Layer, d: int, mover: _Mover, forb: tuple[tuple[int, ...], ...],
+            nxt: _Layer, ended: _Layer,
+            firsts_in: _Firsts | None, firsts_out: _Firsts | None,
+            ended_firsts: _Firsts | None) -> None:
+    """Play die ``d`` once from every state of ``layer`` in every legal way.
+
+    New states go to ``nxt`` (or ``ended`` when the 15th checker is off, R28).
+    When ``firsts_out`` is given, each new state collects the set of first steps
+    that reach it (``firsts_in`` None means ``layer`` is the turn's root).
+    """
+    open_landing = ~(mover.opp << d)  # sources whose landing holds no opposing checker (R6)
+    not_low_d = ~_LOW[d]
+    not_below_d = ~_LOW[d - 1]
+    steps_d = _STEPS[d]
+    high_points = _HIGH_POINTS
+    low_points = _LOW_POINTS
+    bit = _BIT
+    unit = mover.unit
+    shift = mover.shift
+    for key, (occ, head, steps) in layer.items():
+        cand = occ & open_landing
+        if not head:
+            cand &= _NOT_HEAD  # R11/R12: the head allowance is used up
+        if occ & _OUTSIDE_HOME:
+            cand &= not_low_d  # R25: no bearing off while a checker is outside home
+        else:
+            top = occ.bit_length() - 1
+            # R26: exact point d, or the highest point when d is above it.
+            cand = bit[top] if top < d else cand & not_below_d
+        for s in high_points[cand >> 13] + low_points[(cand >> 1) & 0xFFF]:
+            t = s - d
+            occ2 = occ ^ bit[s] if (key >> shift[s]) & 255 == 1 else occ
+            if t > 0:
+                tb = bit[t]
+                if not occ2 & tb:
+                    occ2 |= tb
+                    refused = False
+                    for window in forb[t]:  # R15-R17: only windows through t can be new
+                        if occ2 & window == window:
+                            refused = True
+                            break
+                    if refused:
+                        continue
+                key2 = key + unit[t] - unit[s]
+            else:
+                key2 = key - unit[s]
+            step = steps_d[s]
+            target = nxt if key2 else ended
+            if key2 in target:
+                if firsts_out is not None:
+                    fo = firsts_out if key2 else ended_firsts
+                    assert fo is not None
+                    fo[key2] |= firsts_in[key] if firsts_in is not None else {step}
+                continue
+            target[key2] = (occ2, head - 1 if s == HEAD else head, (*steps, step))
+            if firsts_out is not None:
+                fo = firsts_out if key2 else ended_firsts
+                assert fo is not None
+                fo[key2] = set(firsts_in[key]) if firsts_in is not None else {step}
+
+
+@dataclass(slots=True)
+class _Search:
+    """The result of a search: the final states and what the forced-play rules allow."""
+
+    finals: _Layer
+    firsts: set[Step]
+    max_dice: int
+    """Dice the maximal plays use; a play ending the game counts as using all (R28)."""
+    both_possible: bool = False
+    """Non-double with two dice left: some play uses both (R19)."""
+
+
+def _search(mover: _Mover, head: int, dice_left: tuple[int, ...], want_firsts: bool,
+            ) -> _Search:
+    """All complete plays allowed by R19-R21 from one state (see the module doc)."""
+    root: _Layer = {mover.key: (mover.occ, head, ())}
+    n = len(dice_left)
+    if n == 0 or mover.key == 0:
+        return _Search(root, set(), 0)
+    forb = _forbidden_for(mover.opp)
+    ended: _Layer = {}
+    ended_f: _Firsts | None = {} if want_firsts else None
+    if n == 1 or dice_left[0] == dice_left[1]:
+        d = dice_left[0]
+        cur, cur_f = root, None
+        depth = 0
+        for _ in range(n):
+            nxt: _Layer = {}
+            nxt_f: _Firsts | None = {} if want_firsts else None
+            _expand(cur, d, mover, forb, nxt, ended, cur_f, nxt_f, ended_f)
+            if not nxt:
+                break
+            cur, cur_f = nxt, nxt_f
+            depth += 1
+        finals: _Layer = {}
+        firsts: set[Step] = set()
+        if ended:
+            finals.update(ended)
+            if ended_f:
+                firsts.update(*ended_f.values())
+        if depth == n or (depth and not ended):
+            finals.update(cur)
+            if cur_f:
+                firsts.update(*cur_f.values())
+        if not finals:
+            return _Search(root, set(), 0)
+        return _Search(finals, firsts, n if ended else depth)
+
+    big, small = dice_left
+    layer_a: _Layer = {}
+    layer_b: _Layer = {}
+    end_a: _Layer = {}
+    end_b: _Layer = {}
+    fa: _Firsts | None = {} if want_firsts else None
+    fb: _Firsts | None = {} if want_firsts else None
+    fea: _Firsts | None = {} if want_firsts else None
+    feb: _Firsts | None = {} if want_firsts else None
+    _expand(root, big, mover, forb, layer_a, end_a, None, fa, fea)
+    _expand(root, small, mover, forb, layer_b, end_b, None, fb, feb)
+    layer_2: _Layer = {}
+    f2: _Firsts | None = {} if want_firsts else None
+    fe2: _Firsts | None = {} if want_firsts else None
+    _expand(layer_a, small, mover, forb, layer_2, ended, fa, f2, fe2)
+    _expand(layer_b, big, mover, forb, layer_2, ended, fb, f2, fe2)
+    groups: tuple[tuple[_Layer, _Firsts | None], ...]
+    if layer_2 or ended:  # R19: both dice (or the game ends)
+        groups = ((end_a, fea), (end_b, feb), (ended, fe2), (layer_2, f2))
+        max_dice = 2
+        both = True
+    elif layer_a or end_a:  # R21: only one die plays, the larger if it can
+        groups = ((end_a, fea), (layer_a, fa))
+        max_dice = 2 if end_a else 1
+        both = False
+    elif layer_b or end_b:
+        groups = ((end_b, feb), (layer_b, fb))
+        max_dice = 2 if end_b else 1
+        both = False
+    else:
+        return _Search(root, set(), 0)
+    finals = {}
+    firsts = set()
+    for layer, layer_f in groups:
+        for k, v in layer.items():
+            finals.setdefault(k, v)
+        if layer_f:
+            firsts.update(*layer_f.values())
+    return _Search(finals, firsts, max_dice, both)
+
+
+# ---------------------------------------------------------------------------
+# Converting between Position and the mover's int encoding.
+
+
+@dataclass(frozen=True, slots=True)
+class _Mover:
+    """A position seen by ``side``: the int encoding plus what converts it back.
+
+    ``key`` holds the mover's counts, one byte per point, at the byte of the point's
+    White number (``shift``/``unit`` give the bit offset / unit of the mover's point p).
+    ``occ``/``opp`` are bit masks in the mover's numbering. ``convert`` is the
+    excess-128 byte image of the opponent's checkers: White's points are
+    ``convert + key`` and Black's ``convert - key`` read as biased bytes.
+    """
+
+    side: Side
+    key: int
+    occ: int
+    opp: int
+    convert: int
+    off: tuple[int, int]
+    shift: tuple[int, ...]
+    unit: tuple[int, ...]
+
+    @classmethod
+    def of(cls, position: Position, side: Side) -> _Mover:
+        raw = _PACK(*position.points)  # byte i + 1: White's point i + 1, two's complement
+        if side == WHITE:
+            key = int.from_bytes(raw.translate(_POSITIVE), "little")
+            occ = int(raw.translate(_POSITIVE_BIT)[::-1], 2)
+            opp = int(raw.translate(_NEGATIVE_BIT)[::-1], 2)
+            convert = int.from_bytes(raw.translate(_BIASED_NEGATIVE), "little")
+        else:
+            key = int.from_bytes(raw.translate(_NEGATIVE), "little")
+            occ = _rotate(int(raw.translate(_NEGATIVE_BIT)[::-1], 2))
+            opp = _rotate(int(raw.translate(_POSITIVE_BIT)[::-1], 2))
+            convert = int.from_bytes(raw.translate(_BIASED_POSITIVE), "little")
+        return cls(side, key, occ & _ALL_POINTS, opp & _ALL_POINTS, convert, position.off,
+                   _SHIFTS[side], _UNITS[side])
+
+    def position(self, key: int) -> Position:
+        """The Position where the mover's checkers are ``key`` (the opponent's unchanged)."""
+        on_board = key % 255  # 256 ** p leaves 1 modulo 255: the sum of the bytes
+        if self.side == WHITE:
+            points = _UNPACK((self.convert + key).to_bytes(25, "little").translate(_UNBIAS))
+            return _new_position(points, (CHECKERS - on_board, self.off[1]))
+        points = _UNPACK((self.convert - key).to_bytes(25, "little").translate(_UNBIAS))
+        return _new_position(points, (self.off[0], CHECKERS - on_board))
+
+
+_ALL_POINTS: Final = sum(1 << p for p in range(1, 25))
+
+
+def _rotate(mask: int) -> int:
+    """A point mask in White's numbering -> the same points in Black's (R2)."""
+    return ((mask & _LOWER_HALF) << 12) | ((mask & _UPPER_HALF) >> 12)
+
+
+# The slot descriptors' setters: the cheapest way to fill a frozen dataclass.
+_set_points: Final = vars(Position)["points"].__set__
+_set_off: Final = vars(Position)["off"].__set__
+_set_steps: Final = vars(Play)["steps"].__set__
+_set_position: Final = vars(Play)["position"].__set__
+
+
+def _new_position(points: tuple[int, ...], off: tuple[int, int]) -> Position:
+    """Position without validation: the generator's results are consistent by construction."""
+    position = object.__new__(Position)
+    _set_points(position, points)
+    _set_off(position, off)
+    return position
+
+
+def _plays_from(mover: _Mover, head: int, dice_left: tuple[int, ...]) -> list[Play]:
+    finals = _search(mover, head, dice_left, False).finals
+    make = mover.position
+    plays = []
+    for key, (_, _, steps) in finals.items():
+        play = object.__new__(Play)
+        _set_steps(play, steps)
+        _set_position(play, make(key))
+        plays.append(play)
+    return plays
+
+
+def _head_allowance(dice: tuple[int, int], first_turn: bool) -> int:
+    """R11/R12: two may leave on a first turn's 6-6, 4-4 or 3-3, else one."""
+    return 2 if first_turn and dice[0] == dice[1] and dice[0] in (6, 4, 3) else 1
+
+
+def _check_dice(dice: object) -> tuple[int, int]:
+    if (not isinstance(dice, tuple | list) or len(dice) != 2
+            or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6
+                   for d in dice)):
+        raise ValueError(f"dice must be two ints 1..6, not {dice!r}")
+    return (dice[0], dice[1])
+
+
+def _dice_to_play(dice: tuple[int, int]) -> tuple[int, ...]:
+    """R9: four of a double, else the two dice high to low."""
+    a, b = dice
+    return (a,) * 4 if a == b else ((a, b) if a > b else (b, a))
+
+
+def legal_plays(position: Position, side: Side, dice: tuple[int, int],
+                first_turn: bool = False) -> list[Play]:
+    """Every legal complete play for ``side`` rolling ``dice`` (R9-R28).
+
+    One play per distinct resulting position, each with one step order; all use the
+    same, maximal number of dice (R19-R21), a play bearing off the 15th checker
+    counting as complete (R28). With no legal move the list holds one empty play
+    whose position is ``position`` (R23). Raises ``ValueError`` for bad dice/side.
+
+    >>> from games.engine import BLACK
+    >>> [str(p) for p in legal_plays(Position.initial(), BLACK, (3, 3), True)]
+    ['24/21 24/21 21/18 21/18', '24/21 24/21 21/18 18/15']
+    """
+    side = check_side(side)
+    dice = _check_dice(dice)
+    if position.outcome() is not None:
+        return [Play((), position)]
+    return _plays_from(_Mover.of(position, side), _head_allowance(dice, first_turn),
+                       _dice_to_play(dice))
+
+
+# ---------------------------------------------------------------------------
+# The turn state.
+
+@dataclass(frozen=True)
+class TurnState:
+    """One side's turn in progress: what is left to play and what may leave the head.
+
+    Immutable: :meth:`apply` returns the next state. ``dice_left`` is sorted high
+    to low (a double gives four). ``head_left`` is the R11/R12 allowance less the
+    checkers that already left the head this turn.
+    """
+
+    position: Position
+    side: Side
+    dice: tuple[int, int]
+    dice_left: tuple[int, ...]
+    head_left: int
+    first_turn: bool
+
+    def __post_init__(self) -> None:
+        check_side(self.side)
+        if not isinstance(self.dice, tuple):
+            raise ValueError(f"dice must be a tuple, not {self.dice!r}")
+        allowed = _dice_to_play(_check_dice(self.dice))
+        left = self.dice_left
+        if (not isinstance(left, tuple) or list(left) != sorted(left, reverse=True)
+                or any(left.count(d) > allowed.count(d) for d in left)):
+            raise ValueError(f"dice_left {left!r} is not part of the roll {self.dice!r}")
+        if not 0 <= self.head_left <= _head_allowance(self.dice, self.first_turn):
+            raise ValueError(f"head_left {self.head_left!r} is more than R11/R12 allow")
+
+    @classmethod
+    def start(cls, position: Position, side: Side, dice: tuple[int, int],
+              first_turn: bool = False) -> TurnState:
+        """The state at the start of ``side``'s turn with ``dice`` rolled.
+
+        ``first_turn``: this is ``side``'s first turn of this game (R12).
+        Raises ``ValueError`` for bad dice or side.
+        """
+        dice = _check_dice(dice)
+        return cls(position, check_side(side), dice, _dice_to_play(dice),
+                   _head_allowance(dice, first_turn), bool(first_turn))
+
+    # -- queries -------------------------------------------------------------
+
+    @cached_property
+    def _mover(self) -> _Mover:
+        return _Mover.of(self.position, self.side)
+
+    @cached_property
+    def _search_result(self) -> _Search:
+        if self.position.outcome() is not None:
+            return _Search({}, set(), 0)
+        return _search(self._mover, self.head_left, self.dice_left, True)
+
+    def outcome(self) -> Outcome | None:
+        return self.position.outcome()
+
+    def legal_steps(self) -> tuple[Step, ...]:
+        """R24: the first steps of the complete plays R19-R21 allow from here.
+
+        Sorted by source (high first), then die (high first). Empty when the turn
+        is over.
+        """
+        return self._legal_steps
+
+    @cached_property
+    def _legal_steps(self) -> tuple[Step, ...]:
+        return tuple(sorted(self._search_result.firsts, key=lambda s: (-s.src, -s.die)))
+
+    def plays(self) -> list[Play]:
+        """The complete plays from this stop on (same contract as :func:`legal_plays`)."""
+        if self.position.outcome() is not None:
+            return [Play((), self.position)]
+        return _plays_from(self._mover, self.head_left, self.dice_left)
+
+    def max_dice(self) -> int:
+        """How many more dice the maximal plays use from here (R19-R21)."""
+        return self._search_result.max_dice
+
+    def head_may_leave(self) -> int:
+        """R13: ``head_left`` while a legal next step leaves the head, else 0."""
+        return self.head_left if any(s.src == HEAD for s in self.legal_steps()) else 0
+
+    def is_turn_over(self) -> bool:
+        """No dice left, no legal step (R23) or the game is over (R28)."""
+        return not self.dice_left or not self.legal_steps()
+
+    def pass_reason(self) -> str | None:
+        """``"no legal move"`` when dice remain but none can be played (R23), else None."""
+        if self.dice_left and self.position.outcome() is None and not self.legal_steps():
+            return "no legal move"
+        return None
+
+    # -- moving --------------------------------------------------------------
+
+    def apply(self, step: Step) -> TurnState:
+        """Play one step; returns the next state.
+
+        A step with ``die == 0`` (an unspecified bear-off die) is resolved first.
+        Raises :class:`IllegalMoveError` (``.reason`` says why) unless the step is
+        one of :meth:`legal_steps`.
+        """
+        if not isinstance(step, Step):
+            raise TypeError(f"apply() takes a Step, not {type(step).__name__}")
+        if step.die == 0:
+            step = self.resolve(step.src, step.dst)
+        elif step not in self.legal_steps():
+            raise self._diagnose(step)
+        return self._after(step)
+
+    def apply_all(self, steps: Iterable[Step] | str) -> TurnState:
+        """Apply steps in order (text is read with :func:`parse_play`)."""
+        state = self
+        for step in parse_play(steps) if isinstance(steps, str) else steps:
+            state = state.apply(step)
+        return state
+
+    def resolve(self, src: int, dst: int) -> Step:
+        """The legal step from ``src`` to ``dst`` (0 = off), finding its die.
+
+        Raises :class:`IllegalMoveError`: ``ambiguous_die`` when several dice bear
+        off from ``src`` legally, else the reason the move is refused.
+        """
+        if self.position.outcome() is not None:
+            raise _err("game_over", "the game is over (R28)")
+        for name, value in (("src", src), ("dst", dst)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise _err("invalid_step", f"step {name} must be an int, not {value!r}")
+        if not 1 <= src <= 24 or not 0 <= dst < src or (dst and src - dst > 6):
+            raise _err("invalid_step",
+                       f"{src}/{dst or 'off'} is not a step: points run 24..1 (R4) by 1..6")
+        matches = [s for s in self.legal_steps() if s.src == src and s.dst == dst]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            dice = " or ".join(str(s.die) for s in matches)
+            raise _err("ambiguous_die", f"{src}/off can be played with a {dice}: say which die")
+        if dst:
+            raise self._diagnose(Step(src, dst))
+        fitting = sorted((d for d in set(self.dice_left) if d >= src), key=lambda d: d - src)
+        if not fitting:
+            if not self.dice_left:
+                raise _err("turn_over", "no dice left this turn")
+            raise _err("no_such_die", f"no die left bears off from {src} "
+                                      f"(dice left: {_dice_text(self.dice_left)})")
+        raise self._diagnose(Step(src, 0, fitting[0]))
+
+    def _after(self, step: Step) -> TurnState:
+        side = self.side
+        index = _INDEX[side]
+        sign = _SIGN[side]
+        points = list(self.position.points)
+        points[index[step.src]] -= sign
+        off = list(self.position.off)
+        if step.dst:
+            points[index[step.dst]] += sign
+        else:
+            off[side] += 1
+        left = list(self.dice_left)
+        left.remove(step.die)
+        return TurnState(Position._trusted(tuple(points), (off[0], off[1])), side, self.dice,
+                         tuple(left), self.head_left - (step.src == HEAD), self.first_turn)
+
+    def _diagnose(self, step: Step) -> IllegalMoveError:
+        """Why ``step`` is not among the legal steps (checked in a fixed order)."""
+        if self.position.outcome() is not None:
+            return _err("game_over", "the game is over (R28)")
+        if not self.dice_left:
+            return _err("turn_over", "no dice left this turn")
+        src, dst, die = step.src, step.dst, step.die
+        if die not in self.dice_left:
+            return _err("no_such_die", f"no {die} to play (dice left: "
+                                       f"{_dice_text(self.dice_left)})")
+        m = self._mover
+        if m.opp & _BIT[src]:
+            return _err("wrong_side", f"point {src} holds the opponent's checkers, not yours")
+        if not m.occ & _BIT[src]:
+            return _err("no_checker", f"you have no checker on point {src}")
+        if src == HEAD and self.head_left == 0:
+            return _err("head_rule", "R11/R12: no more checkers may leave the head this turn")
+        if dst:
+            if m.opp & _BIT[dst]:
+                return _err("point_blocked", f"R6: point {dst} holds an opposing checker")
+            occ2 = m.occ ^ _BIT[src] if (m.key >> m.shift[src]) & 255 == 1 else m.occ
+            if not occ2 & _BIT[dst]:
+                occ2 |= _BIT[dst]
+                for window in _forbidden_for(m.opp)[dst]:
+                    if occ2 & window == window:
+                        k = (window & -window).bit_length() - 1
+                        return _err("prime_rule",
+                                    f"R15-R18: {src}/{dst} builds a prime on {k + 5}..{k} "
+                                    "with no opposing checker ahead of it")
+        else:
+            if m.occ & _OUTSIDE_HOME:
+                return _err("not_all_home",
+                            "R25: bearing off needs every checker on the board in home (1..6)")
+            if die > src and m.occ >> (src + 1):
+                return _err("bear_off_not_exact",
+                            f"R26: a {die} bears off from {src} only when no checker "
+                            f"stands higher than {src}")
+        result = self._search_result
+        a, b = self.dice_left[0], self.dice_left[-1]
+        if len(self.dice_left) == 2 and a != b:
+            if result.both_possible:
+                return _err("must_play_both",
+                            f"R19: {step} leaves the other die unplayable; both must be played")
+            return _err("must_play_larger",
+                        f"R21: only one die can be played, so the larger ({a}) must be")
+        return _err("must_play_max",
+                    f"R20: {step} does not lead to a play of the most dice "
+                    f"({result.max_dice}) possible")
+
+    # -- IDs -----------------------------------------------------------------
+
+    def to_id(self) -> str:
+        """The turn ID (docs/notation.md): position, side, dice, dice left, head, first turn."""
+        return notation.encode_turn((self.position.points, self.side, self.dice,
+                                     self.dice_left, self.head_left, self.first_turn))
+
+    @classmethod
+    def from_id(cls, text: str) -> TurnState:
+        """Parse a turn ID. Raises :class:`NotationError` saying what is wrong."""
+        points, side, dice, left, head_left, first_turn = notation.decode_turn(text)
+        try:
+            return cls(Position.from_points(points), side, dice, left, head_left, first_turn)
+        except ValueError as exc:
+            raise NotationError(f"turn ID: {exc}") from None
+
+    def __str__(self) -> str:
+        return (f"{side_name(self.side)} to play {_dice_text(self.dice_left)} "
+                f"(roll {self.dice[0]}-{self.dice[1]}, head {self.head_left}) on {self.position}")
+
+
+def _dice_text(dice: tuple[int, ...]) -> str:
+    return "-".join(str(d) for d in dice) if dice else "none"
+
+
+def _err(reason: str, message: str) -> IllegalMoveError:
+    return IllegalMoveError(reason, message)
+
+
+# ---------------------------------------------------------------------------
+# The rule set.
+
+
+class LongNardy:
+    """Long Nardy as a :class:`~games.engine.ruleset.RuleSet`."""
+
+    name: Final = "long_nardy"
+
+    def initial(self) -> Position:
+        return Position.initial()
+
+    def start_turn(self, position: Position, side: Side, dice: tuple[int, int],
+                   first_turn: bool) -> TurnState:
+        return TurnState.start(position, side, dice, first_turn)
+
+    def legal_plays(self, position: Position, side: Side, dice: tuple[int, int],
+                    first_turn: bool) -> list[Play]:
+        return legal_plays(position, side, dice, first_turn)
+
+    def outcome(self, position: Position) -> Outcome | None:
+        return position.outcome()
+
+    def resign_outcome(self, position: Position, resigning_side: Side) -> Outcome:
+        return resign_outcome(position, resigning_side)
+
+    def turn_from_id(self, text: str) -> TurnState:
+        return TurnState.from_id(text)
+
+    def next_side(self, side: Side) -> Side:
+        return other(side)

@@ -1,0 +1,123 @@
+"""Steps (one die) and plays (a whole turn), with their text notation.
+
+Points are in the MOVER's numbering; ``dst == 0`` is bearing off.
+
+>>> Step.parse("24/18")
+Step(src=24, dst=18, die=6)
+>>> str(Step(3, 0, 5)), Step.parse("3/off").die
+('3/off', 0)
+>>> parse_play("24/18 18/13")
+(Step(src=24, dst=18, die=6), Step(src=18, dst=13, die=5))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .errors import NotationError
+from .notation import parse_step_text
+from .position import Position
+
+PASS_TEXT: Final = "-"
+"""How a play of no steps (a pass, R23) is written; ``"pass"`` is also read."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One die moving one checker from ``src`` to ``dst`` (0 = off), in the mover's numbering.
+
+    ``die`` is the die used. For an ordinary step it is ``src - dst`` and is filled in
+    when given as 0. For bearing off it may exceed ``src`` (R26); ``die == 0`` then
+    means "unspecified" and :meth:`TurnState.resolve` picks it.
+    Raises :class:`NotationError` for impossible combinations.
+    """
+
+    src: int
+    dst: int
+    die: int = 0
+
+    def __post_init__(self) -> None:
+        src, dst, die = self.src, self.dst, self.die
+        for name, value in (("src", src), ("dst", dst), ("die", die)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise NotationError(f"step {name} must be an int, not {value!r}")
+        if not 1 <= src <= 24:
+            raise NotationError(f"step source must be a point 1..24, not {src}")
+        if not 0 <= dst < src:
+            raise NotationError(
+                f"step {src}/{dst}: the destination must be below the source (R4) or 0 for off")
+        if not 0 <= die <= 6:
+            raise NotationError(f"die must be 1..6 (or 0 for unspecified), not {die}")
+        if dst > 0:
+            if die == 0:
+                object.__setattr__(self, "die", src - dst)
+            elif die != src - dst:
+                raise NotationError(f"step {src}/{dst} moves {src - dst} points, not {die}")
+            if src - dst > 6:
+                raise NotationError(f"step {src}/{dst} moves {src - dst} points: one die is 1..6")
+        elif die and die < src:
+            raise NotationError(f"a {die} cannot bear off from point {src}")
+
+    @classmethod
+    def parse(cls, text: str, die: int | None = None) -> Step:
+        """Read ``"24/18"`` or ``"3/off"``; ``die`` may be given (needed only to pin
+        a bear-off die, else it stays 0 = unspecified). Raises :class:`NotationError`."""
+        src, dst = parse_step_text(text)
+        return cls(src, dst, die or 0)
+
+    @property
+    def bears_off(self) -> bool:
+        return self.dst == 0
+
+    def __str__(self) -> str:
+        return f"{self.src}/{self.dst if self.dst else 'off'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A complete play: its ``steps`` in order and the resulting ``position``.
+
+    A pass (no legal move, R23) has no steps and formats as ``"-"``.
+    """
+
+    steps: tuple[Step, ...]
+    position: Position
+
+    def __str__(self) -> str:
+        return format_play(self.steps)
+
+    @property
+    def dice_used(self) -> int:
+        return len(self.steps)
+
+    @staticmethod
+    def parse(text: str) -> tuple[Step, ...]:
+        """Same as :func:`parse_play` (the result position needs a state: use
+        ``TurnState.apply_all``)."""
+        return parse_play(text)
+
+
+def format_play(steps: tuple[Step, ...] | list[Step]) -> str:
+    """``"24/18 18/13"``; an empty play is ``"-"``."""
+    return " ".join(str(s) for s in steps) if steps else PASS_TEXT
+
+
+def parse_play(text: str) -> tuple[Step, ...]:
+    """Read space-separated steps; ``"-"``, ``"pass"`` or ``""`` is the empty play.
+
+    Bear-off steps come back with ``die == 0`` (unspecified). Raises
+    :class:`NotationError` naming the bad step.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"play must be a string, not {type(text).__name__}")
+    words = text.replace(",", " ").split()
+    if not words or (len(words) == 1 and words[0].lower() in (PASS_TEXT, "pass")):
+        return ()
+    steps = []
+    for i, word in enumerate(words, start=1):
+        try:
+            steps.append(Step.parse(word))
+        except NotationError as exc:
+            raise NotationError(f"step {i} of the play: {exc}") from None
+    return tuple(steps)
