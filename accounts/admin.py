@@ -1,11 +1,70 @@
+from __future__ import annotations
+
+from typing import Any
+
 from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.http import HttpRequest
+from django.utils.html import format_html
 
 from .models import User
+from .stats import stats_for, stats_for_users
+
+_STATS_ATTR = "_player_stats"
+
+
+class _StatsChangeList(ChangeList):
+    """Computes the stats of the page's users in one go (no query per row)."""
+
+    def get_results(self, request: HttpRequest) -> None:
+        super().get_results(request)
+        stats = stats_for_users(self.result_list)
+        for user in self.result_list:
+            setattr(user, _STATS_ATTR, stats[user.pk])
+
+
+def _stats(user: User) -> dict[str, int]:
+    found = getattr(user, _STATS_ATTR, None)
+    if found is None:
+        found = stats_for(user)
+        setattr(user, _STATS_ATTR, found)
+    return found
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined")
+    list_display = ("username", "display_name", "email", "is_staff", "matches", "games",
+                    "mars", "date_joined")
     search_fields = ("username", "display_name", "email")
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}))
+    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}),
+                 ("Results", {"fields": ("player_stats",)}))
+    readonly_fields = ("player_stats",)
+
+    def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
+        return _StatsChangeList
+
+    @admin.display(description="matches (won)")
+    def matches(self, user: User) -> str:
+        stats = _stats(user)
+        return f"{stats['matches_played']} ({stats['matches_won']})"
+
+    @admin.display(description="games won–lost")
+    def games(self, user: User) -> str:
+        stats = _stats(user)
+        return f"{stats['games_won']}–{stats['games_lost']}"
+
+    @admin.display(description="mars won–lost")
+    def mars(self, user: User) -> str:
+        stats = _stats(user)
+        return f"{stats['mars_won']}–{stats['mars_lost']}"
+
+    @admin.display(description="stats")
+    def player_stats(self, user: User) -> str:
+        stats = _stats(user)
+        return format_html(
+            "Matches played {}, won {} · games won {}, lost {} · mars won {}, lost {}"
+            " <span class=\"help\">(finished games and matches; hotseat matches do not "
+            "count)</span>",
+            stats["matches_played"], stats["matches_won"], stats["games_won"],
+            stats["games_lost"], stats["mars_won"], stats["mars_lost"])

@@ -66,7 +66,7 @@ MAX_TURNS_PER_GAME = 2000  # a ply cap: no game may grow without bound
 
 
 @dataclass
-class _Change:
+class Change:
     """What one service call writes: the locked match, its events, and dirty rows."""
 
     match: Match
@@ -136,7 +136,7 @@ def _new_game(match: Match, number: int, starter: Side | None, now: datetime) ->
     return game
 
 
-def _start(change: _Change) -> None:
+def start_first_game(change: Change) -> None:
     match = change.match
     match.status = MatchStatus.ACTIVE
     match.started_at = change.now
@@ -183,14 +183,14 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         match.status = (MatchStatus.ACTIVE if hotseat
                         else MatchStatus.INVITED if invited else MatchStatus.OPEN)
         match.save()
-        change = _Change(match)
+        change = Change(match)
         change.log("match_created", length=length, hotseat=hotseat, by=user.username,
                    white=match.white.username if match.white else None,
                    black=match.black.username if match.black else None,
                    invited=invited.username if invited else None,
                    rematch_of=rematch_of.pk if rematch_of else None)
         if hotseat:
-            _start(change)
+            start_first_game(change)
         return change.commit()
 
 
@@ -214,9 +214,9 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
             else:
                 match.black = user
         side = WHITE if match.white_id == user.pk else BLACK
-        change = _Change(match)
+        change = Change(match)
         change.log("joined", user=user.username, color=color_of(side))
-        _start(change)
+        start_first_game(change)
         return change.commit()
 
 
@@ -231,7 +231,7 @@ def match_cancel(*, match_id: int, user: User) -> Match:
                              details={"status": match.status})
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
-        change = _Change(match)
+        change = Change(match)
         declined = user.pk == match.invited_id
         change.log("aborted", by=user.username, reason="declined" if declined else "cancelled")
         return change.commit()
@@ -245,7 +245,7 @@ def match_abort(*, match_id: int, by: User, reason: str = "aborted by staff") ->
             raise WrongPhase(f"The match is already {match.status}.")
         match.status = MatchStatus.ABORTED
         match.finished_at = timezone.now()
-        change = _Change(match)
+        change = Change(match)
         change.log("aborted", by=by.username, reason=reason)
         return change.commit()
 
@@ -273,7 +273,7 @@ def match_rematch(*, match_id: int, user: User) -> Match:
 # --- playing ---------------------------------------------------------------------------
 
 
-def _roll_off(change: _Change, game: Game, sides: tuple[Side, ...]) -> dict[str, Any]:
+def _roll_off(change: Change, game: Game, sides: tuple[Side, ...]) -> dict[str, Any]:
     pending = [s for s in sides
                if (game.rolloff_white if s == WHITE else game.rolloff_black) is None]
     if not pending:
@@ -308,7 +308,7 @@ def match_roll(*, match_id: int, user: User,
         sides = _acting_sides(match, user)
         _check_version(match, expected_version)
         game = _active_game(match)
-        change = _Change(match)
+        change = Change(match)
         if game.phase == GamePhase.ROLL_OFF:
             roll = _roll_off(change, game, sides)
             return change.commit(game), roll
@@ -328,7 +328,7 @@ def match_roll(*, match_id: int, user: User,
         game.current_turn = turn  # saved by the commit, before the game
         game.phase, game.dice = GamePhase.MOVE, list(dice)
         change.log("roll", game=game.number, turn=turn.number, side=game.turn, dice=list(dice))
-        _after_steps(change, game, turn, state)
+        after_steps(change, game, turn, state)
         passed = turn.pass_reason != ""
         return change.commit(turn, game), {"kind": "turn", "side": color_of(side),
                                            "dice": list(dice), "passed": passed}
@@ -364,25 +364,26 @@ def match_move(*, match_id: int, user: User, steps: list[Mapping[str, Any]],
                     f"Step {index + 1} ({shown}) is illegal: {exc}",
                     details={"reason": reason, "index": index,
                              "step": {"from": src, "to": dst, "die": die},
-                             "legal_steps": [_step_json(s) for s in state.legal_steps()]},
+                             "legal_steps": [step_json(s) for s in state.legal_steps()]},
                 ) from exc
             applied.append(step)
-        change = _Change(match)
+        change = Change(match)
         turn = game.current_turn
         assert turn is not None
         for step in applied:
             change.log("step", game=game.number, turn=turn.number, side=game.turn,
-                       **_step_json(step))
-        turn.steps = [*turn.steps, *(_step_json(s) for s in applied)]
-        _after_steps(change, game, turn, state)
+                       **step_json(step))
+        turn.steps = [*turn.steps, *(step_json(s) for s in applied)]
+        after_steps(change, game, turn, state)
         return change.commit(game, turn), applied
 
 
-def _step_json(step: Step) -> dict[str, int]:
+def step_json(step: Step) -> dict[str, int]:
+    """A step as the API and the per-move records write it."""
     return {"from": step.src, "to": step.dst, "die": step.die}
 
 
-def _after_steps(change: _Change, game: Game, turn: Turn, state: TurnState) -> None:
+def after_steps(change: Change, game: Game, turn: Turn, state: TurnState) -> None:
     """Store the state; end the turn (with a pass, R23) or the game (R28) when due."""
     game.position = state.position
     game.dice_left = list(state.dice_left)
@@ -390,7 +391,7 @@ def _after_steps(change: _Change, game: Game, turn: Turn, state: TurnState) -> N
     outcome = state.position.outcome()
     if outcome is not None:
         _end_turn(change, game, turn, state, reason="")
-        _end_game(change, game, outcome, EndReason.BORNE_OFF)
+        end_game(change, game, outcome, EndReason.BORNE_OFF)
     elif state.is_turn_over():
         reason = state.pass_reason() or ""
         if reason:
@@ -399,7 +400,7 @@ def _after_steps(change: _Change, game: Game, turn: Turn, state: TurnState) -> N
         _end_turn(change, game, turn, state, reason=reason)
 
 
-def _end_turn(change: _Change, game: Game, turn: Turn, state: TurnState, reason: str) -> None:
+def _end_turn(change: Change, game: Game, turn: Turn, state: TurnState, reason: str) -> None:
     side = state.side
     turn.pass_reason = reason
     turn.position_after = state.position.to_id()
@@ -414,7 +415,8 @@ def _end_turn(change: _Change, game: Game, turn: Turn, state: TurnState, reason:
     game.current_turn = None
 
 
-def _end_game(change: _Change, game: Game, outcome: Outcome, reason: str) -> None:
+def end_game(change: Change, game: Game, outcome: Outcome, reason: str) -> None:
+    """Score the game (R29/R30), then end the match (R31) or start the next game (R8)."""
     match = change.match
     game.winner = color_of(outcome.winner)
     game.points_won, game.mars = outcome.points, outcome.mars
@@ -456,21 +458,32 @@ def match_resign(*, match_id: int, user: User, side: str | None = None,
             resigning = sides[0]
         else:  # hotseat: the side to move resigns (White during the roll-off)
             resigning = side_of(game.turn) if game.turn else WHITE
-        change = _Change(match)
-        rows: list[Any] = [game]
+        change = Change(match)
         turn = game.current_turn
-        if turn is not None:
-            turn.position_after = game.position.to_id()
-            turn.finished_at = change.now
-            rows.append(turn)
-        change.log("resign", game=game.number, side=color_of(resigning))
-        _end_game(change, game, resign_outcome(game.position, resigning), EndReason.RESIGNED)
-        return change.commit(*rows)
+        resign_game(change, game, resigning)
+        return change.commit(game, *([turn] if turn is not None else []))
+
+
+def resign_game(change: Change, game: Game, resigning: Side) -> None:
+    """End ``game`` by resignation (R30); a turn in progress ends here (the caller saves it)."""
+    turn = game.current_turn
+    if turn is not None:  # it was that side's turn taken, so its first turn is used up
+        turn.position_after = game.position.to_id()
+        turn.finished_at = change.now
+        if side_of(turn.side) == WHITE:
+            game.white_first_turn = False
+        else:
+            game.black_first_turn = False
+    change.log("resign", game=game.number, side=color_of(resigning))
+    end_game(change, game, resign_outcome(game.position, resigning), EndReason.RESIGNED)
 
 
 __all__ = [
     "NO_LEGAL_MOVE",
+    "Change",
     "Color",
+    "after_steps",
+    "end_game",
     "match_abort",
     "match_cancel",
     "match_create",
@@ -479,4 +492,7 @@ __all__ = [
     "match_rematch",
     "match_resign",
     "match_roll",
+    "resign_game",
+    "start_first_game",
+    "step_json",
 ]

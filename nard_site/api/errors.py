@@ -14,7 +14,6 @@ from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 
 class DomainError(Exception):
@@ -81,6 +80,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, SuspiciousOperation):
         exc = exceptions.ParseError(str(exc) or "The request was malformed.")
+
+    # Imported here: rest_framework.views loads the parser settings, which import this module.
+    from rest_framework.views import exception_handler as drf_exception_handler
 
     response = drf_exception_handler(exc, context)
     if response is None:

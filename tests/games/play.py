@@ -6,24 +6,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from games.dice import DicePlan, fair, favour
 from tests.support import Seat
 
-DicePlan = Callable[[str, random.Random], tuple[int, int]]
-
-
-def fair(side: str, rng: random.Random) -> tuple[int, int]:
-    return rng.randint(1, 6), rng.randint(1, 6)
-
-
-def favour(favourite: str) -> DicePlan:
-    """High dice for ``favourite``, low ones for the other side: a mars in the making."""
-
-    def plan(side: str, rng: random.Random) -> tuple[int, int]:
-        if side == favourite:
-            return rng.choice([4, 5, 6]), rng.choice([4, 5, 6])
-        return rng.choice([1, 2]), rng.choice([1, 2, 3])
-
-    return plan
+__all__ = ["fair", "favour", "play_game"]
 
 
 def play_game(seats: dict[str, Seat], match_id: int, plan: DicePlan, rng: random.Random,

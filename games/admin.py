@@ -1,0 +1,326 @@
+"""The staff's window on every match: read-only histories, one write (abort) via services.
+
+History is read-only. A match's games, per-move records (turns) and events are the
+record the engine replays (``manage.py verify_games``), the source of every player's
+statistics, and an append-only log clients poll by sequence number. Editing, adding or
+deleting any of those rows by hand would make the replay disagree with the snapshot,
+leave gaps in the event sequence and silently change players' results, so the admin
+denies add, change and delete for all of them. The only change staff can make is to
+abort a stuck match, and that goes through :func:`games.services.match_abort`, which
+logs it as an ``aborted`` event like every other write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from games import services
+from games.board_svg import board_svg
+from games.engine import EngineError, Position
+from games.models import MATCH_LENGTHS, Event, Game, Match, Turn
+from games.records import steps_text
+from nard_site.api.errors import DomainError
+
+MARS_MARK = "♛ mars"
+
+
+class ReadOnlyHistoryMixin:
+    """Deny add, change and delete: history rows are written only by ``games.services``
+    (see the module docstring for why)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _game_url(game_id: int) -> str:
+    return reverse("admin:games_game_change", args=[game_id])
+
+
+def _match_url(match_id: int) -> str:
+    return reverse("admin:games_match_change", args=[match_id])
+
+
+# --- matches ----------------------------------------------------------------------------
+
+
+class HadMarsFilter(admin.SimpleListFilter):
+    title = "had a mars"
+    parameter_name = "mars"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        mars = Exists(Game.objects.filter(match=OuterRef("pk"), mars=True))
+        if self.value() == "yes":
+            return queryset.filter(mars)
+        if self.value() == "no":
+            return queryset.filter(~mars)
+        return queryset
+
+
+class LengthFilter(admin.SimpleListFilter):
+    title = "length"
+    parameter_name = "length"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(str(n), f"{n} point{'s' if n > 1 else ''}") for n in MATCH_LENGTHS]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        value = self.value()
+        return queryset.filter(length=int(value)) if value and value.isdigit() else queryset
+
+
+class GameInline(ReadOnlyHistoryMixin, admin.TabularInline):
+    """The match's games, each linking to its move-by-move page (read-only history)."""
+
+    model = Game
+    extra = 0
+    can_delete = False
+    show_change_link = False
+    ordering = ("number",)
+    fields = ("game_link", "starter", "winner", "points_won", "mars_mark", "end_reason",
+              "turns")
+    readonly_fields = fields
+    verbose_name_plural = "games"
+
+    @admin.display(description="game")
+    def game_link(self, game: Game) -> str:
+        return format_html('<a href="{}">Game {}</a>', _game_url(game.pk), game.number)
+
+    @admin.display(description="mars")
+    def mars_mark(self, game: Game) -> str:
+        return format_html('<strong class="mars">{}</strong>', MARS_MARK) if game.mars else "–"
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """Every match with its score and games; read-only except the abort action."""
+
+    list_display = ("id", "players", "length", "score", "status", "winner_name", "games_count",
+                    "mars_count", "created_at", "finished_at")
+    list_display_links = ("id", "players")
+    list_filter = ("status", LengthFilter, ("finished_at", admin.DateFieldListFilter),
+                   HadMarsFilter, "hotseat")
+    search_fields = ("white__username", "black__username")
+    search_help_text = "A player's username (White or Black)."
+    date_hierarchy = "created_at"
+    list_select_related = ("white", "black")
+    list_per_page = 50
+    ordering = ("-created_at", "-id")
+    actions = ("abort_matches",)
+    inlines = (GameInline,)
+    fieldsets = (
+        (None, {"fields": ("players", "length", "score", "status", "winner_name", "hotseat",
+                           "rematch_of", "version")}),
+        ("Times", {"fields": ("created_at", "started_at", "finished_at")}),
+        ("Record", {"fields": ("record_links", "event_log")}),
+    )
+    readonly_fields = ("players", "score", "winner_name", "record_links", "event_log")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return super().get_queryset(request).annotate(
+            games_count=Count("games", distinct=True),
+            mars_count=Count("games", filter=Q(games__mars=True), distinct=True),
+        )
+
+    @admin.display(description="players", ordering="white__username")
+    def players(self, match: Match) -> str:
+        if match.hotseat:
+            return f"{match.white} (hotseat)"
+        return f"{match.white or '?'} v {match.black or '?'}"
+
+    @admin.display(description="score")
+    def score(self, match: Match) -> str:
+        return f"{match.score_white}–{match.score_black}"
+
+    @admin.display(description="winner", ordering="winner")
+    def winner_name(self, match: Match) -> str:
+        if not match.winner:
+            return "–"
+        player = match.white if match.winner == "white" else match.black
+        return f"{player} ({match.winner})"
+
+    @admin.display(description="games", ordering="games_count")
+    def games_count(self, match: Match) -> int:
+        return match.games_count  # type: ignore[attr-defined]
+
+    @admin.display(description="mars wins", ordering="mars_count")
+    def mars_count(self, match: Match) -> int:
+        return match.mars_count  # type: ignore[attr-defined]
+
+    @admin.display(description="record")
+    def record_links(self, match: Match) -> str:
+        url = reverse("match-export", args=[match.pk])
+        return format_html('<a href="{}">plain text</a> · <a href="{}?format=json">JSON</a> '
+                           "(docs/notation.md, “Match record”)", url, url)
+
+    @admin.display(description="events")
+    def event_log(self, match: Match) -> str:
+        url = reverse("admin:games_event_changelist")
+        return format_html('<a href="{}?match__id__exact={}">{} events</a>', url, match.pk,
+                           match.last_event_seq)
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        user = request.user
+        return bool(user.is_active and user.is_staff and user.has_perm("games.change_match"))
+
+    @admin.action(description="Abort the selected matches (stuck games)",
+                  permissions=["abort"])
+    def abort_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        """Stop each match through the gameplay service; report those it refuses."""
+        aborted = []
+        for match_id in queryset.order_by("pk").values_list("pk", flat=True):
+            try:
+                services.match_abort(match_id=match_id, by=request.user)
+            except DomainError as exc:
+                self.message_user(request, f"Match {match_id} was not aborted: {exc.message}",
+                                  messages.WARNING)
+            else:
+                aborted.append(str(match_id))
+        if aborted:
+            self.message_user(request, f"Aborted match{'es' if len(aborted) > 1 else ''} "
+                                       f"{', '.join(aborted)}.", messages.SUCCESS)
+
+
+# --- games ------------------------------------------------------------------------------
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """A game and its whole per-move history with the board drawn (read-only history)."""
+
+    list_display = ("__str__", "match_link", "number", "starter", "winner", "points_won",
+                    "mars", "end_reason", "turns", "finished_at")
+    list_filter = ("mars", "end_reason", "winner")
+    search_fields = ("match__white__username", "match__black__username")
+    list_select_related = ("match",)
+    ordering = ("-match_id", "number")
+    fieldsets = (
+        (None, {"fields": ("match_link", "number", "starter", "winner", "points_won",
+                           "mars_mark", "end_reason", "turns", "neighbours")}),
+        ("Snapshot of the state", {
+            "classes": ("collapse",),
+            "fields": ("phase", "turn", "dice", "dice_left", "head_left", "position_id",
+                       "off_white", "off_black", "rolloff_white", "rolloff_black",
+                       "started_at", "finished_at")}),
+    )
+    readonly_fields = ("match_link", "mars_mark", "position_id", "neighbours")
+
+    @admin.display(description="match", ordering="match_id")
+    def match_link(self, game: Game) -> str:
+        return format_html('<a href="{}">Match {}</a>', _match_url(game.match_id),
+                           game.match_id)
+
+    @admin.display(description="mars")
+    def mars_mark(self, game: Game) -> str:
+        return format_html('<strong class="mars">{}</strong>', MARS_MARK) if game.mars else "no"
+
+    @admin.display(description="position ID")
+    def position_id(self, game: Game) -> str:
+        return game.position.to_id()
+
+    @admin.display(description="other games")
+    def neighbours(self, game: Game) -> str:
+        others = Game.objects.filter(match_id=game.match_id).exclude(pk=game.pk)
+        links = format_html_join(" · ", '<a href="{}">Game {}</a>',
+                                 ((_game_url(pk), n) for pk, n in
+                                  others.order_by("number").values_list("pk", "number")))
+        return links or "–"
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
+                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        game = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if game is not None:
+            context.update(history_context(game, request.GET.get("turn")))
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+
+def history_context(game: Game, shown: str | None) -> dict[str, Any]:
+    """The history table's rows and the board to draw (after turn ``shown``, or now)."""
+    turns = list(game.turn_records.order_by("number"))
+    rows = []
+    for turn in turns:
+        rows.append({
+            "number": turn.number,
+            "side": turn.side,
+            "dice": "-".join(str(d) for d in turn.dice),
+            "notation": steps_text(turn.steps) if turn.steps or turn.finished_at else "…",
+            "pass_reason": turn.pass_reason,
+            "position_after": turn.position_after,
+            "in_progress": turn.finished_at is None,
+        })
+    position, caption, selected = game.position, "", None
+    if shown and shown.isdigit():
+        chosen = next((t for t in turns if t.number == int(shown) and t.position_after), None)
+        if chosen is not None:
+            try:
+                position = Position.from_id(chosen.position_after)
+            except EngineError:
+                position = game.position
+            else:
+                selected = chosen.number
+                caption = f"Board after turn {chosen.number} ({chosen.side})"
+    if not caption:
+        caption = "Final board" if game.is_over else "Current board"
+    for row in rows:
+        row["selected"] = row["number"] == selected
+    return {
+        "history_rows": rows,
+        "board_caption": caption,
+        "board_svg": mark_safe(board_svg(position, caption=caption)),  # built from numbers only
+        "board_position_id": position.to_id(),
+        "board_off": {"white": position.off_of(0), "black": position.off_of(1)},
+        "board_selected_turn": selected,
+    }
+
+
+# --- per-move records and the event log -------------------------------------------------
+
+
+@admin.register(Turn)
+class TurnAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """Per-move records, searchable by position ID (read-only history)."""
+
+    list_display = ("__str__", "game_link", "side", "dice", "notation", "pass_reason",
+                    "position_after")
+    list_filter = ("side", "pass_reason")
+    search_fields = ("=position_after", "game__match__white__username",
+                     "game__match__black__username")
+    list_select_related = ("game",)
+    ordering = ("-game_id", "number")
+
+    @admin.display(description="game")
+    def game_link(self, turn: Turn) -> str:
+        return format_html('<a href="{}">Game {} of match {}</a>', _game_url(turn.game_id),
+                           turn.game.number, turn.game.match_id)
+
+    @admin.display(description="steps")
+    def notation(self, turn: Turn) -> str:
+        return steps_text(turn.steps)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+    """The append-only log of each match (read-only history)."""
+
+    list_display = ("match", "seq", "type", "at", "data")
+    list_filter = ("type",)
+    search_fields = ("match__white__username", "match__black__username")
+    list_select_related = ("match", "match__white", "match__black")
+    ordering = ("-match_id", "seq")
+    date_hierarchy = "at"

@@ -1,0 +1,131 @@
+"""Draw a board as an inline SVG diagram (for the admin; no JavaScript, no images).
+
+The board is drawn in White's numbering, as White sees it (RULES R1, R2, R33): White's
+head (point 24) at the top right, White travels the top row right to left (24 → 13),
+then the bottom row left to right (12 → 1), its home (1–6) at the bottom right. Black's
+head is White's 12, at the bottom left. Each point is labelled with its White number;
+a stack taller than five checkers shows its count on the top checker. The tray on the
+right shows how many checkers each side has borne off.
+
+>>> from games.engine import Position
+>>> svg = board_svg(Position.initial())
+>>> svg.startswith("<svg") and 'data-point="24" data-color="white" data-count="15"' in svg
+True
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from django.utils.html import escape
+
+from games.engine import BLACK, WHITE, Position
+
+POINT_W: Final = 40
+BAR_W: Final = 24
+MARGIN: Final = 28
+TRAY_W: Final = 96
+ROW_H: Final = 190
+GAP_H: Final = 36
+RADIUS: Final = 17
+SHOWN: Final = 5  # checkers drawn per stack; the rest are counted
+
+BOARD_W: Final = 12 * POINT_W + BAR_W
+WIDTH: Final = MARGIN + BOARD_W + 16 + TRAY_W + MARGIN
+HEIGHT: Final = MARGIN + 2 * ROW_H + GAP_H + MARGIN
+
+_FILL = {WHITE: "#f7f1e3", BLACK: "#2b2b2b"}
+_STROKE = {WHITE: "#6b5b3e", BLACK: "#000000"}
+_INK = {WHITE: "#2b2b2b", BLACK: "#f7f1e3"}
+_NAME = {WHITE: "white", BLACK: "black"}
+
+
+def _column_x(point: int) -> float:
+    """The left edge of White's ``point``'s column."""
+    column = point - 13 if point >= 13 else 12 - point  # 0..11, left to right
+    x = MARGIN + column * POINT_W
+    return x + BAR_W if column >= 6 else x
+
+
+def _point(point: int, count: int) -> list[str]:
+    """One point: its triangle, its number, and its stack of checkers."""
+    top = point >= 13
+    x = _column_x(point)
+    y_edge = MARGIN if top else MARGIN + 2 * ROW_H + GAP_H
+    tip = y_edge + ROW_H - 18 if top else y_edge - ROW_H + 18
+    shade = "#c8a46e" if point % 2 else "#8e5b34"
+    parts = [
+        f'<polygon class="triangle" points="{x},{y_edge} {x + POINT_W},{y_edge} '
+        f'{x + POINT_W / 2},{tip}" fill="{shade}"/>',
+    ]
+    label_y = MARGIN - 9 if top else HEIGHT - MARGIN + 19
+    parts.append(f'<text class="point-number" x="{x + POINT_W / 2}" y="{label_y}" '
+                 f'text-anchor="middle" font-size="13" fill="#333">{point}</text>')
+    if count:
+        side = WHITE if count > 0 else BLACK
+        n = abs(count)
+        parts.append(f'<g class="stack" data-point="{point}" data-color="{_NAME[side]}" '
+                     f'data-count="{n}"><title>{n} {_NAME[side]} on point {point}</title>')
+        cx = x + POINT_W / 2
+        for i in range(min(n, SHOWN)):
+            offset = RADIUS + i * (2 * RADIUS - 2)
+            cy = y_edge + offset if top else y_edge - offset
+            parts.append(f'<circle class="checker {_NAME[side]}" cx="{cx}" cy="{cy}" '
+                         f'r="{RADIUS - 1}" fill="{_FILL[side]}" stroke="{_STROKE[side]}" '
+                         'stroke-width="2"/>')
+        if n > SHOWN:
+            offset = RADIUS + (SHOWN - 1) * (2 * RADIUS - 2)
+            cy = y_edge + offset if top else y_edge - offset
+            parts.append(f'<text class="stack-count" x="{cx}" y="{cy + 5}" '
+                         f'text-anchor="middle" font-size="14" font-weight="bold" '
+                         f'fill="{_INK[side]}">{n}</text>')
+        parts.append("</g>")
+    return parts
+
+
+def _tray(position: Position) -> list[str]:
+    x = MARGIN + BOARD_W + 16
+    parts = [f'<rect class="tray" x="{x}" y="{MARGIN}" width="{TRAY_W}" '
+             f'height="{2 * ROW_H + GAP_H}" fill="#5c3a1e" rx="6"/>']
+    # White bears off into its home's side (bottom), Black into the top.
+    for side, y0 in ((BLACK, MARGIN + 10), (WHITE, MARGIN + ROW_H + GAP_H + 10)):
+        off = position.off_of(side)
+        parts.append(f'<g class="off" data-color="{_NAME[side]}" data-count="{off}">')
+        parts.append(f'<text x="{x + TRAY_W / 2}" y="{y0 + 14}" text-anchor="middle" '
+                     f'font-size="13" fill="#f7f1e3">{_NAME[side].capitalize()} off</text>')
+        parts.append(f'<text class="off-count" x="{x + TRAY_W / 2}" y="{y0 + 44}" '
+                     f'text-anchor="middle" font-size="26" font-weight="bold" '
+                     f'fill="#f7f1e3">{off}</text>')
+        for i in range(off):
+            parts.append(f'<rect x="{x + 14}" y="{y0 + 58 + i * 7}" width="{TRAY_W - 28}" '
+                         f'height="5" fill="{_FILL[side]}" stroke="{_STROKE[side]}" '
+                         'stroke-width="1"/>')
+        parts.append("</g>")
+    return parts
+
+
+def board_svg(position: Position, *, caption: str = "") -> str:
+    """An SVG diagram of ``position`` in White's numbering (see the module doc).
+
+    ``caption`` becomes the diagram's accessible title. The markup is built from
+    numbers only, plus the escaped caption, so it is safe to mark as HTML-safe.
+    """
+    summary = (f"{caption + ': ' if caption else ''}White {position.off_of(WHITE)} off, "
+               f"Black {position.off_of(BLACK)} off")
+    parts = [
+        f'<svg class="nard-board" xmlns="http://www.w3.org/2000/svg" role="img" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
+        f'aria-label="{escape(summary)}" data-position="{escape(position.to_id())}">',
+        f"<title>{escape(summary)}</title>",
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#f3ead7" rx="8"/>',
+        f'<rect class="board" x="{MARGIN}" y="{MARGIN}" width="{BOARD_W}" '
+        f'height="{2 * ROW_H + GAP_H}" fill="#e9d3a8" stroke="#5c3a1e" stroke-width="3"/>',
+        f'<rect class="bar" x="{MARGIN + 6 * POINT_W}" y="{MARGIN}" width="{BAR_W}" '
+        f'height="{2 * ROW_H + GAP_H}" fill="#5c3a1e"/>',
+    ]
+    counts = position.in_perspective(WHITE)
+    for point in range(1, 25):
+        parts += _point(point, counts.get(point, 0))
+    parts += _tray(position)
+    parts.append("</svg>")
+    return "".join(parts)

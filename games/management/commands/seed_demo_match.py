@@ -1,0 +1,91 @@
+"""Create a finished demo match between ``demo`` and ``rival`` (idempotent).
+
+The match is played through :mod:`games.services` exactly as the API plays it, with a
+deterministic dice source instead of ``secrets`` (as ``tests/games/play.py`` does over
+HTTP): a 3-point match that White (``demo``) wins 4-1, with two mars games. Run
+``seed_demo`` first; if a finished ``demo`` v ``rival`` match with a mars already
+exists, nothing is done.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from accounts.models import User
+from games import services
+from games.dice import DicePlan, fair, favour, planned
+from games.models import Match, MatchStatus
+
+DEMO_WHITE, DEMO_BLACK = "demo", "rival"
+DEMO_SEED = 0
+
+def play_match(white: Any, black: Any, *, length: int = 3,
+               plans: tuple[DicePlan, ...] = (favour("white"), fair, favour("white")),
+               seed: int = DEMO_SEED, max_turns: int = 2000) -> Match:
+    """Play a whole match through the services; game ``n`` rolls with ``plans[n - 1]``
+    (the last plan repeats). Each turn plays the first legal step until the turn ends."""
+    rng = random.Random(seed)
+    queue: list[int] = []
+    with planned(queue):
+        match = services.match_create(user=white, length=length, opponent=black.username,
+                                      color="white")
+        services.match_join(match_id=match.pk, user=black)
+        queue += [6, 1]  # the roll-off: White starts (R7)
+        services.match_roll(match_id=match.pk, user=white)
+        services.match_roll(match_id=match.pk, user=black)
+        for _ in range(max_turns):
+            match = Match.objects.select_related("current_game").get(pk=match.pk)
+            if match.status != MatchStatus.ACTIVE:
+                return match
+            game = match.current_game
+            assert game is not None
+            player = white if game.turn == "white" else black
+            plan = plans[min(game.number, len(plans)) - 1]
+            queue.extend(plan(game.turn, rng))
+            match, _roll = services.match_roll(match_id=match.pk, user=player)
+            game = match.current_game
+            state = game.turn_state() if game is not None else None
+            if state is None:  # the roll passed at once (R23)
+                continue
+            steps = []
+            while not state.is_turn_over():
+                step = state.legal_steps()[0]
+                steps.append({"from": step.src, "to": step.dst, "die": step.die})
+                state = state.apply(step)
+            services.match_move(match_id=match.pk, user=player, steps=steps)
+    raise CommandError("the demo match did not finish")
+
+
+def demo_match() -> Match | None:
+    """The finished demo match with a mars, if it exists."""
+    return (Match.objects.filter(white__username__iexact=DEMO_WHITE,
+                                 black__username__iexact=DEMO_BLACK,
+                                 status=MatchStatus.FINISHED, games__mars=True)
+            .order_by("created_at", "id").first())
+
+
+class Command(BaseCommand):
+    help = ("Create a finished 3-point demo match (with a mars) between the demo players "
+            "'demo' and 'rival', unless one exists. Run seed_demo first.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        existing = demo_match()
+        if existing is not None:
+            self.stdout.write(f"  demo match exists: /admin/games/match/{existing.pk}/change/")
+            return
+        users = {u.username.lower(): u for u in User.objects.filter(
+            username__in=(DEMO_WHITE, DEMO_BLACK))}
+        if len(users) != 2:
+            raise CommandError("the demo players 'demo' and 'rival' are missing: "
+                               "run 'manage.py seed_demo' first")
+        with transaction.atomic():
+            match = play_match(users[DEMO_WHITE], users[DEMO_BLACK])
+            if not match.games.filter(mars=True).exists():  # pragma: no cover - a guard
+                raise CommandError("the planned dice did not produce a mars")
+        self.stdout.write(f"  demo match {match.pk}: {DEMO_WHITE} v {DEMO_BLACK}, "
+                          f"{match.score_white}-{match.score_black}, at "
+                          f"/admin/games/match/{match.pk}/change/")
