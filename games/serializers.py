@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import serializers
@@ -9,6 +10,7 @@ from rest_framework import serializers
 from games.models import MATCH_LENGTHS, GamePhase, MatchStatus
 
 COLORS = ("white", "black")
+_POINT_KEY = re.compile(r"[0-9]{1,2}")
 
 
 # --- shared shapes ----------------------------------------------------------------------
@@ -45,7 +47,7 @@ class BoardSerializer(serializers.Serializer):
     def validate_points(self, points: dict[str, int]) -> dict[int, int]:
         parsed: dict[int, int] = {}
         for key, count in points.items():
-            if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= 24):
+            if not (isinstance(key, str) and _POINT_KEY.fullmatch(key) and 1 <= int(key) <= 24):
                 raise serializers.ValidationError(f"{key!r} is not a point 1..24.")
             if int(key) in parsed:
                 raise serializers.ValidationError(f"Point {int(key)} is listed twice.")

@@ -220,12 +220,13 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
         return change.commit()
 
 
-def match_cancel(*, match_id: int, user: User) -> Match:
+def match_cancel(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """Withdraw a seek or invitation (its creator) or decline an invitation (the invitee)."""
     with transaction.atomic():
         match = _lock(match_id)
         if user.pk not in (match.created_by_id, match.invited_id):
             raise PermissionDenied("Only the creator or the invited player may cancel this.")
+        _check_version(match, expected_version)
         if match.status not in (MatchStatus.OPEN, MatchStatus.INVITED):
             raise WrongPhase("Only a match that has not started can be cancelled.",
                              details={"status": match.status})
@@ -250,11 +251,12 @@ def match_abort(*, match_id: int, by: User, reason: str = "aborted by staff") ->
         return change.commit()
 
 
-def match_rematch(*, match_id: int, user: User) -> Match:
+def match_rematch(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """After a finished match: the same opponent, the same length, colours swapped."""
     with transaction.atomic():
         match = _lock(match_id)
         sides = _acting_sides(match, user)
+        _check_version(match, expected_version)
         if match.status != MatchStatus.FINISHED:
             raise WrongPhase("A rematch is offered only after the match has finished.",
                              details={"status": match.status})

@@ -78,12 +78,17 @@ class MatchViewSet(viewsets.GenericViewSet):
             raise NotFound(f"No match with id {self.kwargs['pk']}.")
         return match
 
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """Check ``?perspective=`` before any action runs: a bad one must change nothing."""
+        super().initial(request, *args, **kwargs)
+        query = _valid(PerspectiveQuerySerializer, request.query_params)
+        self.perspective = parse_side(query["perspective"]) if "perspective" in query else None
+
     def _answer(self, match: Match, code: int = status.HTTP_200_OK,
                 **extra: Any) -> Response:
-        query = _valid(PerspectiveQuerySerializer, self.request.query_params)
-        side = parse_side(query["perspective"]) if "perspective" in query else None
-        return Response({**selectors.match_json(match, self.request.user, side), **extra},
-                        status=code)
+        return Response(
+            {**selectors.match_json(match, self.request.user, self.perspective), **extra},
+            status=code)
 
     @extend_schema(parameters=[MatchListQuerySerializer], responses=MatchSerializer(many=True))
     def list(self, request: Request) -> Response:
@@ -115,21 +120,25 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._answer(services.match_join(
             match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
 
-    @extend_schema(request=None, responses=MatchSerializer,
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     @idempotent
     def cancel(self, request: Request, pk: str) -> Response:
         """The creator withdraws a seek or invitation before it starts (→ `aborted`)."""
-        return self._answer(services.match_cancel(match_id=_id(pk), user=request.user))
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_cancel(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
 
-    @extend_schema(request=None, responses=MatchSerializer,
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     @idempotent
     def decline(self, request: Request, pk: str) -> Response:
         """The invited player declines an invitation (→ `aborted`)."""
-        return self._answer(services.match_cancel(match_id=_id(pk), user=request.user))
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_cancel(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=RollResultSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -167,13 +176,15 @@ class MatchViewSet(viewsets.GenericViewSet):
             match_id=_id(pk), user=request.user, side=data.get("side"),
             expected_version=data.get("expected_version")))
 
-    @extend_schema(request=None, responses={201: MatchSerializer},
+    @extend_schema(request=VersionInputSerializer, responses={201: MatchSerializer},
                    parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     @idempotent
     def rematch(self, request: Request, pk: str) -> Response:
         """After a finished match: invite the same opponent, same length, colours swapped."""
-        match = services.match_rematch(match_id=_id(pk), user=request.user)
+        data = _valid(VersionInputSerializer, request.data)
+        match = services.match_rematch(match_id=_id(pk), user=request.user,
+                                       expected_version=data.get("expected_version"))
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(responses=GameSerializer(many=True))

@@ -218,7 +218,8 @@ class _Search:
     finals: _Layer
     firsts: set[Step]
     max_dice: int
-    """Dice the maximal plays use; a play ending the game counts as using all (R28)."""
+    """Dice the maximal plays use (R19/R20); a play that ends the game (R28) counts the
+    dice it used, so where some order plays more dice, that order must be played."""
     both_possible: bool = False
     """Non-double with two dice left: some play uses both (R19)."""
 
@@ -231,33 +232,36 @@ def _search(mover: _Mover, head: int, dice_left: tuple[int, ...], want_firsts: b
     if n == 0 or mover.key == 0:
         return _Search(root, set(), 0)
     forb = _forbidden_for(mover.opp)
-    ended: _Layer = {}
-    ended_f: _Firsts | None = {} if want_firsts else None
     if n == 1 or dice_left[0] == dice_left[1]:
         d = dice_left[0]
         cur, cur_f = root, None
         depth = 0
+        ended_at: list[tuple[int, _Layer, _Firsts | None]] = []  # games ended, by dice used
         for _ in range(n):
             nxt: _Layer = {}
             nxt_f: _Firsts | None = {} if want_firsts else None
-            _expand(cur, d, mover, forb, nxt, ended, cur_f, nxt_f, ended_f)
+            gone: _Layer = {}
+            gone_f: _Firsts | None = {} if want_firsts else None
+            _expand(cur, d, mover, forb, nxt, gone, cur_f, nxt_f, gone_f)
+            if gone:
+                ended_at.append((depth + 1, gone, gone_f))
             if not nxt:
                 break
             cur, cur_f = nxt, nxt_f
             depth += 1
+        best = max([depth, *(used for used, _, _ in ended_at)])
+        if best == 0:
+            return _Search(root, set(), 0)
         finals: _Layer = {}
         firsts: set[Step] = set()
-        if ended:
-            finals.update(ended)
-            if ended_f:
-                firsts.update(*ended_f.values())
-        if depth == n or (depth and not ended):
-            finals.update(cur)
-            if cur_f:
-                firsts.update(*cur_f.values())
-        if not finals:
-            return _Search(root, set(), 0)
-        return _Search(finals, firsts, n if ended else depth)
+        kept = [(layer, layer_f) for used, layer, layer_f in ended_at if used == best]
+        if depth == best:
+            kept.append((cur, cur_f))
+        for layer, layer_f in kept:
+            finals.update(layer)
+            if layer_f:
+                firsts.update(*layer_f.values())
+        return _Search(finals, firsts, best)
 
     big, small = dice_left
     layer_a: _Layer = {}
@@ -271,22 +275,23 @@ def _search(mover: _Mover, head: int, dice_left: tuple[int, ...], want_firsts: b
     _expand(root, big, mover, forb, layer_a, end_a, None, fa, fea)
     _expand(root, small, mover, forb, layer_b, end_b, None, fb, feb)
     layer_2: _Layer = {}
+    ended: _Layer = {}
     f2: _Firsts | None = {} if want_firsts else None
     fe2: _Firsts | None = {} if want_firsts else None
     _expand(layer_a, small, mover, forb, layer_2, ended, fa, f2, fe2)
     _expand(layer_b, big, mover, forb, layer_2, ended, fb, f2, fe2)
     groups: tuple[tuple[_Layer, _Firsts | None], ...]
-    if layer_2 or ended:  # R19: both dice (or the game ends)
-        groups = ((end_a, fea), (end_b, feb), (ended, fe2), (layer_2, f2))
+    if layer_2 or ended:  # R19: some order plays both dice, so both must be played
+        groups = ((ended, fe2), (layer_2, f2))
         max_dice = 2
         both = True
     elif layer_a or end_a:  # R21: only one die plays, the larger if it can
         groups = ((end_a, fea), (layer_a, fa))
-        max_dice = 2 if end_a else 1
+        max_dice = 1
         both = False
     elif layer_b or end_b:
         groups = ((end_b, feb), (layer_b, fb))
-        max_dice = 2 if end_b else 1
+        max_dice = 1
         both = False
     else:
         return _Search(root, set(), 0)
@@ -409,8 +414,8 @@ def legal_plays(position: Position, side: Side, dice: tuple[int, int],
     """Every legal complete play for ``side`` rolling ``dice`` (R9-R28).
 
     One play per distinct resulting position, each with one step order; all use the
-    same, maximal number of dice (R19-R21), a play bearing off the 15th checker
-    counting as complete (R28). With no legal move the list holds one empty play
+    same, maximal number of dice (R19-R21; a play bearing off the 15th checker ends
+    there, R28, and counts the dice it used). With no legal move the list holds one empty play
     whose position is ``position`` (R23). Raises ``ValueError`` for bad dice/side.
 
     >>> from games.engine import BLACK

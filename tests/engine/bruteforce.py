@@ -100,9 +100,10 @@ def reference(position: Position, side: int, dice_left: tuple[int, ...], head_le
             terminals.append((tuple(board), len(steps), False, steps))
 
     recurse(board, start_off, dice_left, 0, ())
-    full = len(dice_left)
-    best = max(full if ended else used for _, used, ended, _ in terminals)
-    kept = [t for t in terminals if (full if t[2] else t[1]) == best]
+    # R19/R20 read literally: the plays using the most dice; a play that ends the game
+    # (R28) counts the dice it used, no more.
+    best = max(used for _, used, _, _ in terminals)
+    kept = [t for t in terminals if t[1] == best]
     distinct = len(set(dice_left)) == 2
     if distinct and not any(used == 2 for _, used, _, _ in kept):
         # R21: either die could be played but not both: the larger, if it can be.

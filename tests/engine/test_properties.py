@@ -55,8 +55,8 @@ def positions(draw: st.DrawFn, max_points: int = 24) -> Position:
 
 
 def dice_used(play: Play, total: int) -> int:
-    """R19-R21/R28: dice a play counts for (ending the game counts as all)."""
-    return total if play.position.outcome() is not None else len(play.steps)
+    """R19-R21: the dice a play uses; one that ends the game (R28) uses what it played."""
+    return len(play.steps)
 
 
 @PROFILE

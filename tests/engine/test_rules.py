@@ -540,13 +540,23 @@ def test_r28_last_checker_with_two_dice_uses_the_larger() -> None:
     assert turn(p, BLACK, (5, 6)).resolve(1, 0).die == 6
 
 
-def test_r28_play_ending_the_game_counts_as_complete() -> None:
-    """R28: 3/off with the 5 ends the game after one die; 3/1 then 1/off too."""
+def test_r19_r28_both_dice_are_played_even_where_one_die_would_end_the_game() -> None:
+    """R19 read literally: 3/1 then 1/off plays both dice, so both must be played; 3/off
+    with the 5 alone (which would end the game at once, R28) is not offered."""
     p = board(WHITE, {3: 1}, {24: 15})
     state = turn(p, WHITE, (5, 2))
-    assert set(texts(state)) == {"3/off", "3/1"}
+    assert set(texts(state)) == {"3/1"}
     plays = legal_plays(p, WHITE, (5, 2))
-    assert len(plays) == 1 and plays[0].position.off_of(WHITE) == 15
+    assert [str(play) for play in plays] == ["3/1 1/off"]
+    assert plays[0].position.off_of(WHITE) == 15
+    assert state.max_dice() == 2
+
+
+def test_r21_r28_when_only_one_die_can_play_the_game_ends_with_the_larger() -> None:
+    """The last checker on 1 with 6-5: either die bears it off, not both; R21: the 6."""
+    state = turn(board(WHITE, {1: 1}, {24: 15}), WHITE, (6, 5))
+    assert [(s.src, s.dst, s.die) for s in state.legal_steps()] == [(1, 0, 6)]
+    assert state.max_dice() == 1
 
 
 # --- R29-R31: score and match -------------------------------------------------------
