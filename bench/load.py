@@ -200,7 +200,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the play phase")
     parser.add_argument("--health-seconds", type=float, default=8.0)
     parser.add_argument("--matches", type=int, default=10_000, help="stop after this many")
-    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--port", type=int, default=8799)
     args = parser.parse_args()
