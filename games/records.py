@@ -66,10 +66,6 @@ from games.models import (
     side_of,
 )
 
-# ``games.exceptions`` imports ``nard_site.api.errors``, which imports DRF's views, whose
-# class body loads the parser setting that imports ``nard_site.api.errors`` again: that
-# cycle only resolves when DRF's views are loaded first, hence the import above.
-
 TITLE: Final = "Long Nardy match record"
 FORMAT: Final = "long-nardy-match/1"
 """The ``format`` of the JSON form."""
