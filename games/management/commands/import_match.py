@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import rest_framework.views  # noqa: F401 - before games.records (see games/records.py)
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
