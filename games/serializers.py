@@ -20,14 +20,11 @@ class StepSerializer(serializers.Serializer):
     """``{"from": 24, "to": 18, "die": 6}`` in the mover's numbering; ``to: 0`` bears off."""
 
     vars()["from"] = serializers.IntegerField(min_value=1, max_value=24)
-    to = serializers.IntegerField(min_value=0, max_value=23)
+    to = serializers.IntegerField(min_value=0, max_value=24)
     die = serializers.IntegerField(min_value=1, max_value=6, required=False, allow_null=True,
                                    help_text="Optional when only one die fits.")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["to"] >= attrs["from"]:
-            raise serializers.ValidationError("Checkers move to lower points only (R4).")
-        return attrs
+    # A well-formed step the rules refuse (backwards, R4; wrong die; ...) is left to the
+    # engine, so that it is answered as `illegal_move` with the rule's reason.
 
 
 class OffSerializer(serializers.Serializer):

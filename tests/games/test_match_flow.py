@@ -270,3 +270,14 @@ def test_match_list_filters_by_player_and_status_and_paginates(alice, bob, seat,
     assert page["count"] == 5 and len(page["results"]) == 2 and page["next"]
     assert_error(api.get("/api/v1/matches/", {"status": "bogus"}), 400, "validation_error")
     assert_error(api.get("/api/v1/matches/", {"page": 99}), 404, "not_found")
+
+
+def test_R4_a_backward_step_is_an_illegal_move(alice, bob, scripted_dice):
+    match_id = start_match(alice, bob, script=scripted_dice)["id"]
+    scripted_dice(6, 1)
+    version = alice.ok(match_id, "roll")["version"]
+    for step in ({"from": 18, "to": 24}, {"from": 24, "to": 24}, {"from": 24, "to": 18, "die": 5}):
+        error = assert_error(alice.post(match_id, "moves", {"steps": [step]}), 400,
+                             "illegal_move")
+        assert error["details"]["reason"] == "invalid_step"
+    assert alice.get(match_id)["version"] == version
