@@ -7,6 +7,9 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
+from games.engine import BLACK, WHITE, Position
+from games.models import Game, GamePhase, Match
+
 
 class Seat:
     """One player's API client, with shortcuts for the match endpoints."""
@@ -46,3 +49,24 @@ def start_match(white: Seat, black: Seat, length: int = 1,
         script(*rolloff)
     white.ok(match_id, "roll")
     return black.ok(match_id, "roll")
+
+
+def set_board(match_id: int, points: dict[int, int], *, perspective: str = "white",
+              off_mine: int = 0, off_theirs: int = 0, turn: str | None = None,
+              first_turn: dict[str, bool] | None = None) -> Game:
+    """Put the current game on ``points`` (signed counts in ``perspective``'s numbering).
+
+    The game must be waiting for a roll; ``turn`` changes the side to roll, and
+    ``first_turn`` the R12 flags (default: neither side is on its first turn).
+    """
+    match = Match.objects.get(pk=match_id)
+    game = Game.objects.get(pk=match.current_game_id)
+    assert game.phase == GamePhase.ROLL, game.phase
+    side = WHITE if perspective == "white" else BLACK
+    game.position = Position.from_perspective(side, points, off_mine, off_theirs)
+    flags = first_turn or {"white": False, "black": False}
+    game.white_first_turn, game.black_first_turn = flags["white"], flags["black"]
+    if turn is not None:
+        game.turn = turn
+    game.save()
+    return game

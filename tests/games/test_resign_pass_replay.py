@@ -7,21 +7,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.engine import WHITE, Position
 from games.models import Event, Game, Turn
 from tests.conftest import assert_error
-from tests.support import start_match
+from tests.support import set_board, start_match
 
 pytestmark = pytest.mark.django_db
-
-
-def _set_board(match_id: int, points_by_white_number: dict[int, int], off=(0, 0)) -> Game:
-    """Put the current game of a match on a given board (White's numbering)."""
-    game = Game.objects.get(match_id=match_id, number=1)
-    game.position = Position.from_perspective(WHITE, points_by_white_number, off[0], off[1])
-    game.white_first_turn = game.black_first_turn = False
-    game.save()
-    return game
 
 
 def test_R30_resigning_with_nothing_borne_off_concedes_a_mars(alice, bob, scripted_dice):
@@ -40,7 +30,7 @@ def test_R30_resigning_with_nothing_borne_off_concedes_a_mars(alice, bob, script
 def test_R30_resigning_after_bearing_off_concedes_one_point(alice, bob, scripted_dice):
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
     # Black (White's numbering 13..18 is Black's home 1..6) has borne off three.
-    _set_board(match_id, {6: 10, 5: 5, 13: -6, 14: -6}, off=(0, 3))
+    set_board(match_id, {6: 10, 5: 5, 13: -6, 14: -6}, off_theirs=3)
     match = bob.ok(match_id, "resign")
     assert match["status"] == "finished" and match["winner"] == "white"
     assert match["score"] == {"white": 1, "black": 0}
@@ -53,7 +43,7 @@ def test_R30_resigning_after_bearing_off_concedes_one_point(alice, bob, scripted
 def test_R23_a_roll_with_no_legal_move_passes_at_once(alice, bob, scripted_dice):
     match_id = start_match(alice, bob, script=scripted_dice)["id"]
     # All of White on its 8; Black holds 7..2, so a six (8 -> 2) lands on Black (R6).
-    _set_board(match_id, {8: 15, 7: -3, 6: -3, 5: -3, 4: -3, 3: -2, 2: -1})
+    set_board(match_id, {8: 15, 7: -3, 6: -3, 5: -3, 4: -3, 3: -2, 2: -1})
     scripted_dice(6, 6)
     rolled = alice.ok(match_id, "roll")
     assert rolled["roll"]["passed"] is True and rolled["dice"] == [6, 6]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import BLACK, WHITE, Position
-from games.models import Event, Game, GamePhase, Match
+from games.models import Event
+from tests.support import set_board
+
+__all__ = ["set_board"]
 
 ANALYSIS = "/api/v1/analysis/legal-plays/"
 
@@ -13,27 +15,6 @@ ANALYSIS = "/api/v1/analysis/legal-plays/"
 def opp(p: int) -> int:
     """R2: the opponent's number for a point."""
     return p + 12 if p <= 12 else p - 12
-
-
-def set_board(match_id: int, points: dict[int, int], *, perspective: str = "white",
-              off_mine: int = 0, off_theirs: int = 0, turn: str | None = None,
-              first_turn: dict[str, bool] | None = None) -> Game:
-    """Put the current game on ``points`` (signed counts in ``perspective``'s numbering).
-
-    The game must be waiting for a roll; ``turn`` changes the side to roll, and
-    ``first_turn`` the R12 flags (default: neither side is on its first turn).
-    """
-    match = Match.objects.get(pk=match_id)
-    game = Game.objects.get(pk=match.current_game_id)
-    assert game.phase == GamePhase.ROLL, game.phase
-    side = WHITE if perspective == "white" else BLACK
-    game.position = Position.from_perspective(side, points, off_mine, off_theirs)
-    flags = first_turn or {"white": False, "black": False}
-    game.white_first_turn, game.black_first_turn = flags["white"], flags["black"]
-    if turn is not None:
-        game.turn = turn
-    game.save()
-    return game
 
 
 def steps_of(state: dict[str, Any]) -> set[tuple[int, int, int]]:
