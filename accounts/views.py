@@ -4,7 +4,7 @@ from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -43,6 +43,7 @@ class TokenView(APIView):
     """``POST`` exchanges username and password for the token; ``DELETE`` revokes it."""
 
     throttle_scope = "auth"
+    schema_error_codes = ("401",)
 
     def get_permissions(self):  # type: ignore[no-untyped-def]
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
@@ -97,5 +98,7 @@ class PublicProfileView(APIView):
 
     @extend_schema(responses={200: PublicProfileSerializer})
     def get(self, request: Request, username: str) -> Response:
+        if len(username) > 150 or "\x00" in username:  # no such user could exist
+            raise NotFound("No such player.")
         user = get_object_or_404(User, username__iexact=username, is_active=True)
         return Response(PublicProfileSerializer(user).data)

@@ -59,7 +59,7 @@ def match_state(match: Match, viewer: Any,
         return None
     if perspective is None:
         perspective = default_perspective(match, game, viewer)
-    turn_state = game.turn_state()
+    turn_state = game.turn_state() if match.status == MatchStatus.ACTIVE else None
     legal: list[dict[str, int]] = []
     head = 0
     if turn_state is not None:
@@ -146,8 +146,9 @@ def turn_json(turn: Turn) -> dict[str, Any]:
     }
 
 
-def event_list(match: Match, *, after: int = 0, limit: int = 1000) -> QuerySet[Event]:
-    return match.events.filter(seq__gt=after).order_by("seq")[:limit]
+def event_list(match: Match, *, after: int = 0, limit: int | None = None) -> QuerySet[Event]:
+    events = match.events.filter(seq__gt=after).order_by("seq")
+    return events[:limit] if limit is not None else events
 
 
 def event_json(event: Event) -> dict[str, Any]:

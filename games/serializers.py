@@ -91,7 +91,8 @@ class MatchListQuerySerializer(serializers.Serializer):
 
 class EventsQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(min_value=0, required=False, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=1000)
+    limit = serializers.IntegerField(min_value=1, required=False,
+                                     help_text="At most this many events (default: all).")
 
 
 class LegalPlaysInputSerializer(serializers.Serializer):
@@ -179,6 +180,9 @@ class RollSerializer(serializers.Serializer):
 
 class RollResultSerializer(MatchSerializer):
     roll = RollSerializer()
+    die = serializers.IntegerField(required=False, help_text="The roll-off die (R7).")
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                 help_text="The turn's two dice.")
 
 
 class MovesResultSerializer(MatchSerializer):

@@ -205,7 +205,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], pagination_class=None)
     def events(self, request: Request, pk: str) -> Response:
         query = _valid(EventsQuerySerializer, request.query_params)
-        events = selectors.event_list(self._match(), after=query["after"], limit=query["limit"])
+        events = selectors.event_list(self._match(), after=query["after"],
+                                      limit=query.get("limit"))
         return Response([selectors.event_json(e) for e in events])
 
     # --- match record: export and import (docs/notation.md, "Match record") ---------------

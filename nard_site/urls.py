@@ -1,16 +1,20 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerView
 
-from nard_site.api.views import HealthView
+from nard_site.api.errors import handler404 as json_404
+from nard_site.api.views import HealthView, SchemaView
 
 api_v1 = [
     path("health/", HealthView.as_view(), name="health"),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
+    # Anything else under the API is a 404 in the error shape, whatever DEBUG says (and a
+    # POST without its trailing slash is not redirected into a 500).
+    re_path(r"^.*$", json_404),
 ]
 
 urlpatterns = [

@@ -116,7 +116,8 @@ def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
 
 def handler404(request: Any, exception: Exception | None = None) -> JsonResponse:
     """Unknown URLs answer in the API's error shape, not an HTML page."""
-    return _json_error(404, "not_found", f"No such URL: {request.path}")
+    hint = "" if request.path.endswith("/") else " (API URLs end with a slash)"
+    return _json_error(404, "not_found", f"No such URL: {request.path}{hint}")
 
 
 def handler400(request: Any, exception: Exception | None = None) -> JsonResponse:

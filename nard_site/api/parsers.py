@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any
 
@@ -10,6 +11,13 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 from .errors import PayloadTooLarge
+
+
+def _is_text_encoding(name: str) -> bool:
+    try:
+        return codecs.lookup(name)._is_text_encoding
+    except LookupError:
+        return False
 
 
 def _refuse_constant(name: str) -> Any:
@@ -41,8 +49,22 @@ class JSONParser(parsers.JSONParser):
         raw = stream.read(limit + 1) if limit is not None else stream.read()
         if limit is not None and len(raw) > limit:
             raise PayloadTooLarge(f"The request body is larger than {limit} bytes.")
+        encoding = (parser_context or {}).get("encoding") or "utf-8"
         try:
-            text = raw.decode((parser_context or {}).get("encoding") or "utf-8")
-            return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+            text = codecs.decode(raw, encoding) if _is_text_encoding(encoding) else None
         except (UnicodeDecodeError, ValueError) as exc:
             raise ParseError(f"JSON parse error - {exc}") from exc
+        if text is None:
+            raise ParseError(f"{encoding!r} is not a text encoding; send UTF-8 JSON.")
+        try:
+            data = json.loads(text, parse_constant=_refuse_constant,
+                              object_pairs_hook=_unique_keys)
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from exc
+        except RecursionError:
+            raise ParseError("JSON parse error - the document is nested too deeply.") from None
+        try:  # a lone surrogate (say "\ud800") is valid JSON but no text: refuse it here
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ParseError("JSON parse error - a string holds a lone surrogate.") from None
+        return data

@@ -20,7 +20,8 @@ class ErrorSerializer(serializers.Serializer):
 
 
 _DESCRIPTIONS = {
-    "400": "Invalid input (`validation_error`) or a move the rules refuse (`illegal_move`).",
+    "400": "Invalid input or query parameters (`validation_error`), or a move the rules "
+    "refuse (`illegal_move`).",
     "401": "Missing or invalid credentials (`not_authenticated`).",
     "403": "Not allowed (`permission_denied`).",
     "404": "No such object (`not_found`).",
@@ -36,10 +37,9 @@ _DESCRIPTIONS = {
 class AutoSchema(BaseAutoSchema):
     #: extra error statuses a view may declare, e.g. ``("409",)``
     def _error_codes(self) -> list[str]:
-        codes = ["429"]
-        writes = self.method in ("POST", "PUT", "PATCH")
-        if writes:
-            codes += ["400", "413", "415"]
+        codes = ["400", "429"]  # 400: a bad body or query parameter
+        if self.method in ("POST", "PUT", "PATCH"):
+            codes += ["413", "415"]
         permissions = self.view.get_permissions() if hasattr(self.view, "get_permissions") else []
         if not all(isinstance(p, AllowAny) for p in permissions):
             codes += ["401", "403"]

@@ -1,5 +1,7 @@
 from django.db import connection
+from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiJsonRenderer2
 from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -35,3 +37,9 @@ class HealthView(APIView):
         if ok:
             return Response({"status": "ok", "database": "ok"})
         return Response({"status": "error", "database": "unavailable"}, status=503)
+
+
+class SchemaView(SpectacularJSONAPIView):
+    """The OpenAPI 3 schema as ``application/json`` (``vnd.oai.openapi+json`` if asked)."""
+
+    renderer_classes = [OpenApiJsonRenderer2, OpenApiJsonRenderer]
