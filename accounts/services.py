@@ -13,7 +13,7 @@ from .models import User
 
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
     """Create a player and its API token; raises ``ValidationError`` per field."""
-    if User.objects.filter(username__iexact=username).exists():
+    if User.objects.named(username).exists():
         raise ValidationError({"username": ["A user with that username already exists."]})
     candidate = User(username=username, email=email)
     try:

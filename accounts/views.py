@@ -100,5 +100,5 @@ class PublicProfileView(APIView):
     def get(self, request: Request, username: str) -> Response:
         if len(username) > 150 or "\x00" in username:  # no such user could exist
             raise NotFound("No such player.")
-        user = get_object_or_404(User, username__iexact=username, is_active=True)
+        user = get_object_or_404(User.objects.named(username), is_active=True)
         return Response(PublicProfileSerializer(user).data)

@@ -423,7 +423,7 @@ def _header_user(record: MatchRecord, key: str) -> User:
     if found is None:
         raise RecordError(1, f"the record has no '{key.capitalize()}:' line")
     line, name = found
-    user = User.objects.filter(username__iexact=name).first()
+    user = User.objects.named(name).first()
     if user is None:
         raise RecordError(line, f"no player named {name!r}")
     return user

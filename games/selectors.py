@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from accounts.models import username_key
 from games.engine import WHITE, Position, Side, side_name
 from games.models import Event, Game, GamePhase, Match, MatchStatus, Turn, side_of
 
@@ -21,9 +22,9 @@ def match_list(*, status: str | None = None, player: str | None = None) -> Query
     if status:
         matches = matches.filter(status=status)
     if player:
-        matches = matches.filter(Q(white__username__iexact=player)
-                                 | Q(black__username__iexact=player)
-                                 | Q(invited__username__iexact=player))
+        key = username_key(player)
+        matches = matches.filter(Q(white__username_key=key) | Q(black__username_key=key)
+                                 | Q(invited__username_key=key))
     return matches.order_by("-created_at", "-id")
 
 

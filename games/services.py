@@ -162,7 +162,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         raise InvalidRequest("A hotseat match has no opponent account.",
                              details={"opponent": ["Not allowed with hotseat."]})
     if opponent:
-        invited = User.objects.filter(username__iexact=opponent, is_active=True).first()
+        invited = User.objects.named(opponent).filter(is_active=True).first()
         if invited is None:
             raise InvalidRequest(f"No player named {opponent!r}.",
                                  details={"opponent": [f"No player named {opponent!r}."]})

@@ -24,7 +24,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         for username, password, staff in DEMO_ACCOUNTS:
-            user = User.objects.filter(username__iexact=username).first()
+            user = User.objects.named(username).first()
             if user is None:
                 user = User(username=username, display_name=username.capitalize())
             user.is_staff = user.is_superuser = staff

@@ -34,7 +34,7 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {path}: {exc}") from None
         by = None
         if options["by"]:
-            by = User.objects.filter(username__iexact=options["by"]).first()
+            by = User.objects.named(options["by"]).first()
             if by is None:
                 raise CommandError(f"no user named {options['by']!r}")
         try:

@@ -62,8 +62,8 @@ def play_match(white: Any, black: Any, *, length: int = 3,
 
 def demo_match() -> Match | None:
     """The finished demo match with a mars, if it exists."""
-    return (Match.objects.filter(white__username__iexact=DEMO_WHITE,
-                                 black__username__iexact=DEMO_BLACK,
+    return (Match.objects.filter(white__username=DEMO_WHITE,
+                                 black__username=DEMO_BLACK,
                                  status=MatchStatus.FINISHED, games__mars=True)
             .order_by("created_at", "id").first())
 
