@@ -5,6 +5,8 @@ from typing import Any
 from django.contrib import admin
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.html import format_html
 
@@ -32,8 +34,36 @@ def _stats(user: User) -> dict[str, int]:
     return found
 
 
+def _clean_unique_username(form: Any) -> str:
+    """Usernames are unique by Unicode case folding (``User.username_key``), which Django's
+    own forms (ASCII-only ``iexact`` on SQLite) do not know: refuse a clash as a form error."""
+    username: str = form.cleaned_data["username"]
+    clash = User.objects.named(username)
+    if form.instance.pk is not None:
+        clash = clash.exclude(pk=form.instance.pk)
+    if clash.exists():
+        raise ValidationError("A user with that username already exists.", code="unique")
+    return username
+
+
+class _CreationForm(AdminUserCreationForm):
+    class Meta(AdminUserCreationForm.Meta):
+        model = User
+
+    clean_username = _clean_unique_username
+
+
+class _ChangeForm(UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        model = User
+
+    clean_username = _clean_unique_username
+
+
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    add_form = _CreationForm
+    form = _ChangeForm
     list_display = ("username", "display_name", "email", "is_staff", "matches", "games",
                     "mars", "date_joined")
     search_fields = ("username", "display_name", "email")

@@ -141,3 +141,15 @@ def test_seed_demo_is_idempotent(db):
     assert User.objects.filter(username="demo", is_staff=False).count() == 1
     admin = User.objects.get(username="admin")
     assert admin.is_staff and admin.check_password("admin-nardy-2026")
+
+
+def test_admin_refuses_a_username_that_differs_only_in_case(make_user, client):
+    make_user("Émile")
+    admin = make_user("boss", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    response = client.post("/admin/accounts/user/add/", {
+        "username": "éMILE", "password1": "a-long-secret-42", "password2": "a-long-secret-42",
+        "usable_password": "true"})
+    assert response.status_code == 200  # the form again, with the error
+    assert "already exists" in response.content.decode()
+    assert User.objects.named("emile").count() == 0 and User.objects.named("émile").count() == 1
