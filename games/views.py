@@ -126,9 +126,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def cancel(self, request: Request, pk: str) -> Response:
         """The creator withdraws a seek or invitation before it starts (→ `aborted`)."""
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_cancel(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._abort_before_start(request, pk)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -136,6 +134,9 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def decline(self, request: Request, pk: str) -> Response:
         """The invited player declines an invitation (→ `aborted`)."""
+        return self._abort_before_start(request, pk)
+
+    def _abort_before_start(self, request: Request, pk: str) -> Response:
         data = _valid(VersionInputSerializer, request.data)
         return self._answer(services.match_cancel(
             match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
