@@ -202,6 +202,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000, help="stop after this many")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--worker-class", default="gthread")
     parser.add_argument("--port", type=int, default=8799)
     args = parser.parse_args()
 
@@ -213,7 +214,7 @@ def main() -> None:
     tokens = make_tokens(env, args.clients)
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "nard_site.wsgi", "-b", f"127.0.0.1:{args.port}",
-         "-w", str(args.workers), "-k", "gthread", "--threads", str(args.threads),
+         "-w", str(args.workers), "-k", args.worker_class, "--threads", str(args.threads),
          "--keep-alive", "30", "--log-level", "warning"],
         cwd=ROOT, env=env, start_new_session=True)
     try:

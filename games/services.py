@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import dice as dice_source
+from games import store
 from games.engine import (
     BLACK,
     WHITE,
@@ -80,29 +81,16 @@ class Change:
 
     def commit(self, *rows: Any) -> Match:
         """Save the changed rows, bump the version and append the events."""
-        for row in rows:
-            row.save()
         self.match.version += 1
-        self.match.save()
-        Event.objects.bulk_create(self.events)
+        store.save(self.match, rows, self.events)
         return self.match
 
 
 def _lock(match_id: int) -> Match:
-    """Lock the match row, then read its current game.
-
-    The game is read by a second statement on purpose: under READ COMMITTED, rows
-    joined to a ``FOR UPDATE`` row that waited for the lock may be stale, while a
-    statement issued after the lock sees what the previous holder committed.
-    """
-    try:
-        match = (Match.objects.select_for_update(of=("self",))
-                 .select_related("white", "black", "invited").get(pk=match_id))
-    except Match.DoesNotExist:
-        raise NotFound(f"No match with id {match_id}.") from None
-    if match.current_game_id is not None:
-        match.current_game = (Game.objects.select_related("current_turn")
-                              .get(pk=match.current_game_id))
+    """The match, locked for this transaction, with its players, game and turn."""
+    match = store.lock_match(match_id)
+    if match is None:
+        raise NotFound(f"No match with id {match_id}.")
     return match
 
 

@@ -1,0 +1,93 @@
+"""Row I/O for the match aggregate: the locked read and the write of one change.
+
+Every service call reads one match under a row lock and writes back what it
+changed. A move is the request made hundreds of times per match, and built
+through the ORM its SQL cost more than the rules themselves (docs/benchmarks.md),
+so the statements are written out here with :class:`nard_site.rows.RowCodec`.
+Services decide *what* changes; this module only moves rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+from accounts.models import User
+from games.models import Event, Game, Match, Turn
+from nard_site.rows import RowCodec
+
+MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
+
+
+@cache
+def _read_sql(vendor: str) -> tuple[str, str]:
+    """The lock statement and the read of match, players, game and turn after it."""
+    del vendor
+    qn = connection.ops.quote_name
+    lock = (f"SELECT 1 FROM {qn(MATCHES.table)} WHERE {qn('id')} = %s"
+            + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
+    users = MATCHES.table, USERS.table
+    read = (
+        f"SELECT {MATCHES.select_list('m')}, {USERS.select_list('w')}, "
+        f"{USERS.select_list('b')}, {USERS.select_list('i')}, {GAMES.select_list('g')}, "
+        f"{TURNS.select_list('t')} FROM {qn(users[0])} m"
+        f" LEFT JOIN {qn(users[1])} w ON w.{qn('id')} = m.{qn('white_id')}"
+        f" LEFT JOIN {qn(users[1])} b ON b.{qn('id')} = m.{qn('black_id')}"
+        f" LEFT JOIN {qn(users[1])} i ON i.{qn('id')} = m.{qn('invited_id')}"
+        f" LEFT JOIN {qn(GAMES.table)} g ON g.{qn('id')} = m.{qn('current_game_id')}"
+        f" LEFT JOIN {qn(TURNS.table)} t ON t.{qn('id')} = g.{qn('current_turn_id')}"
+        f" WHERE m.{qn('id')} = %s")
+    return lock, read
+
+
+def lock_match(match_id: int) -> Match | None:
+    """Lock the match row, then read it with its players, current game and turn.
+
+    Call inside a transaction. The read is a second statement on purpose: under
+    READ COMMITTED, rows joined to a ``FOR UPDATE`` row that waited for the lock
+    may be stale, while a statement issued after the lock sees what the previous
+    holder committed.
+    """
+    lock, read = _read_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(lock, [match_id])
+        if cursor.fetchone() is None:
+            return None
+        cursor.execute(read, [match_id])
+        row = cursor.fetchone()
+    match = MATCHES.load(row)
+    assert match is not None
+    offset = MATCHES.width
+    for name in ("white", "black", "invited"):
+        user = USERS.load(row, offset)
+        offset += USERS.width
+        if user is not None and match.white_id == user.pk and name == "black":
+            user = match.white  # hotseat: one account, one object
+        setattr(match, name, user)
+    game = GAMES.load(row, offset)
+    if game is not None:
+        game.match = match
+        game.current_turn = TURNS.load(row, offset + GAMES.width)
+        if game.current_turn is not None:
+            game.current_turn.game = game
+    match.current_game = game
+    return match
+
+
+def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
+    """Write one change: new rows are inserted, the others updated, then the match
+    and its events. Call inside the transaction that locked the match."""
+    codecs: dict[type[Model], RowCodec[Any]] = {Game: GAMES, Turn: TURNS, Match: MATCHES}
+    with connection.cursor() as cursor:
+        for row in rows:
+            codec = codecs[type(row)]
+            if row._state.adding:
+                codec.insert(cursor, [row])
+            else:
+                codec.update(cursor, row)
+        MATCHES.update(cursor, match)
+        EVENTS.insert(cursor, events, returning=False)
