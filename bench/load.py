@@ -203,6 +203,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--worker-class", default="gthread")
+    parser.add_argument("--server", choices=("gunicorn", "granian"), default="gunicorn")
     parser.add_argument("--port", type=int, default=8799)
     args = parser.parse_args()
 
@@ -212,11 +213,17 @@ def main() -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
     tokens = make_tokens(env, args.clients)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "nard_site.wsgi", "-b", f"127.0.0.1:{args.port}",
-         "-w", str(args.workers), "-k", args.worker_class, "--threads", str(args.threads),
-         "--keep-alive", "30", "--log-level", "warning"],
-        cwd=ROOT, env=env, start_new_session=True)
+    if args.server == "granian":
+        command = [sys.executable, "-m", "granian", "--interface", "wsgi",
+                   "nard_site.wsgi:application", "--host", "127.0.0.1", "--port", str(args.port),
+                   "--workers", str(args.workers), "--blocking-threads", str(args.threads),
+                   "--log-level", "warning"]
+    else:
+        command = [sys.executable, "-m", "gunicorn", "nard_site.wsgi",
+                   "-b", f"127.0.0.1:{args.port}", "-w", str(args.workers),
+                   "-k", args.worker_class, "--threads", str(args.threads),
+                   "--keep-alive", "30", "--log-level", "warning"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
     try:
         wait_for(args.port)
         host, port = "127.0.0.1", args.port

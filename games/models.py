@@ -189,8 +189,14 @@ class Game(models.Model):
         if self.phase != GamePhase.MOVE:
             return None
         side = side_of(self.turn)
-        return TurnState(self.position, side, tuple(self.dice), tuple(self.dice_left),
-                         self.head_left, self.first_turn(side))
+        state = TurnState(self.position, side, tuple(self.dice), tuple(self.dice_left),
+                          self.head_left, self.first_turn(side))
+        known = self.__dict__.get("_known_turn_state")
+        return known if known == state else state  # the known one has its searches done
+
+    def keep_turn_state(self, state: TurnState) -> None:
+        """Remember the engine state just stored, so a later :meth:`turn_state` reuses it."""
+        self.__dict__["_known_turn_state"] = state
 
     @property
     def is_over(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from rest_framework import serializers
 
@@ -54,10 +55,27 @@ class BoardSerializer(serializers.Serializer):
 # --- inputs -----------------------------------------------------------------------------
 
 
+def _is_int(value: Any, low: int, high: int | None = None) -> bool:
+    return type(value) is int and value >= low and (high is None or value <= high)
+
+
+def _plain_version(data: dict[str, Any]) -> bool:
+    version = data.get("expected_version")
+    return version is None or _is_int(version, 0)
+
+
 class VersionInputSerializer(serializers.Serializer):
     expected_version = serializers.IntegerField(
         min_value=0, required=False, allow_null=True,
         help_text="If given and stale, the call gets 409 `version_conflict` and changes nothing.")
+
+    @staticmethod
+    def plainly_valid(data: Any) -> dict[str, Any] | None:
+        """The validated data of a body that is plainly valid (exactly what ``is_valid``
+        would give), without building the serializer; ``None`` means: ask it."""
+        if type(data) is dict and data.keys() <= {"expected_version"} and _plain_version(data):
+            return dict(data)
+        return None
 
 
 class MatchCreateInputSerializer(serializers.Serializer):
@@ -72,6 +90,21 @@ class MatchCreateInputSerializer(serializers.Serializer):
 
 class MovesInputSerializer(VersionInputSerializer):
     steps = StepSerializer(many=True, allow_empty=False, max_length=4)
+
+    @staticmethod
+    def plainly_valid(data: Any) -> dict[str, Any] | None:
+        if not (type(data) is dict and data.keys() <= {"steps", "expected_version"}
+                and _plain_version(data)):
+            return None
+        steps = data.get("steps")
+        if not (type(steps) is list and 1 <= len(steps) <= 4):
+            return None
+        for step in steps:
+            if not (type(step) is dict and step.keys() <= {"from", "to", "die"}
+                    and _is_int(step.get("from"), 1, 24) and _is_int(step.get("to"), 0, 24)
+                    and (step.get("die") is None or _is_int(step["die"], 1, 6))):
+                return None
+        return {**data, "steps": [dict(step) for step in steps]}
 
 
 class ResignInputSerializer(VersionInputSerializer):

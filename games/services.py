@@ -378,6 +378,7 @@ def after_steps(change: Change, game: Game, turn: Turn, state: TurnState) -> Non
     game.position = state.position
     game.dice_left = list(state.dice_left)
     game.head_left = state.head_left
+    game.keep_turn_state(state)
     outcome = state.position.outcome()
     if outcome is not None:
         _end_turn(change, game, turn, state, reason="")

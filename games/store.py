@@ -18,7 +18,7 @@ from django.db.models import Model
 
 from accounts.models import User
 from games.models import Event, Game, Match, Turn
-from nard_site.rows import RowCodec
+from nard_site.rows import RowCodec, batch
 
 MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
 
@@ -50,15 +50,15 @@ def lock_match(match_id: int) -> Match | None:
     Call inside a transaction. The read is a second statement on purpose: under
     READ COMMITTED, rows joined to a ``FOR UPDATE`` row that waited for the lock
     may be stale, while a statement issued after the lock sees what the previous
-    holder committed.
+    holder committed. Both go in one round trip (:func:`batch`).
     """
     lock, read = _read_sql(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(lock, [match_id])
-        if cursor.fetchone() is None:
-            return None
-        cursor.execute(read, [match_id])
-        row = cursor.fetchone()
+    with batch(), connection.cursor() as locker, connection.cursor() as reader:
+        locker.execute(lock, [match_id])
+        reader.execute(read, [match_id])
+        row = reader.fetchone()
+    if row is None:
+        return None
     match = MATCHES.load(row)
     assert match is not None
     offset = MATCHES.width
@@ -80,14 +80,17 @@ def lock_match(match_id: int) -> Match | None:
 
 def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
     """Write one change: new rows are inserted, the others updated, then the match
-    and its events. Call inside the transaction that locked the match."""
+    and its events, in one round trip where the driver allows (a new row whose key
+    is needed costs one more). Call inside the transaction that locked the match."""
     codecs: dict[type[Model], RowCodec[Any]] = {Game: GAMES, Turn: TURNS, Match: MATCHES}
-    with connection.cursor() as cursor:
-        for row in rows:
+    checks = []
+    with batch():
+        for row in [*rows, match]:
             codec = codecs[type(row)]
             if row._state.adding:
-                codec.insert(cursor, [row])
+                codec.insert(connection.cursor(), [row])
             else:
-                codec.update(cursor, row)
-        MATCHES.update(cursor, match)
-        EVENTS.insert(cursor, events, returning=False)
+                checks.append(codec.update(connection.cursor(), row))
+        EVENTS.insert(connection.cursor(), events, returning=False)
+    for check in checks:
+        check()

@@ -55,6 +55,10 @@ def _id(text: str) -> int:
 
 
 def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
+    if "plainly_valid" in vars(serializer_class):  # its own, not a base class's
+        valid = serializer_class.plainly_valid(data)
+        if valid is not None:
+            return valid  # the common case, without the cost of building a serializer
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -81,7 +85,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """Check ``?perspective=`` before any action runs: a bad one must change nothing."""
         super().initial(request, *args, **kwargs)
-        query = _valid(PerspectiveQuerySerializer, request.query_params)
+        query = (_valid(PerspectiveQuerySerializer, request.query_params)
+                 if request.query_params else {})
         self.perspective = parse_side(query["perspective"]) if "perspective" in query else None
 
     def _answer(self, match: Match, code: int = status.HTTP_200_OK,

@@ -4,20 +4,42 @@ For the few statements a server runs on every request, building the SQL through
 the ORM costs more than running it (docs/benchmarks.md). A :class:`RowCodec`
 writes a model's SELECT list, UPDATE and INSERT once, and loads and saves rows
 with Django's own converters and adapters, so the model stays the only schema
-and the same code runs on SQLite and PostgreSQL.
+and the same code runs on SQLite and PostgreSQL. :func:`batch` sends several
+statements in one round trip where the driver can.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from typing import Any, Generic, TypeVar
 
 from django.db import connection
-from django.db.models import ForeignKey, Model
+from django.db.models import ForeignKey, JSONField, Model
 
 M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
+LOADED = "_row_loaded"  # an instance's values as loaded or last written here
+
+
+@contextmanager
+def batch() -> Iterator[None]:
+    """Send the statements run inside in as few round trips as the driver allows.
+
+    On PostgreSQL this is psycopg's pipeline mode: statements are queued and sent
+    together, and a fetch (or the end of the block) waits for all of them, so a
+    statement's ``rowcount`` is known only after the block. Under load, round trips
+    to the database, not Python, are what a request mostly waits for
+    (docs/benchmarks.md). Errors surface as Django's database exceptions.
+    """
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor():  # connect (and run Django's health check) outside the pipeline
+        pass
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
 
 
 class RowCodec(Generic[M]):
@@ -32,14 +54,14 @@ class RowCodec(Generic[M]):
         self.width = len(self.fields)
         self.pk = meta.pk
         self.foreign_keys = [f for f in self.fields if isinstance(f, ForeignKey)]
-        qn = connection.ops.quote_name
+        self._qn = qn = connection.ops.quote_name
         self._columns = [qn(f.column) for f in self.fields]
         self._pk_index = self.fields.index(self.pk)
         non_pk = [f for f in self.fields if not f.primary_key]
-        self._update_fields = non_pk
-        self.update_sql = (f"UPDATE {qn(self.table)} SET "
-                           + ", ".join(f"{qn(f.column)} = %s" for f in non_pk)
-                           + f" WHERE {qn(self.pk.column)} = %s")
+        self._writable = [i for i, f in enumerate(self.fields) if not f.primary_key]
+        # JSON values can be changed in place, unseen by a comparison: always written.
+        self._always = {i for i in self._writable if isinstance(self.fields[i], JSONField)}
+        self._update_sql: dict[tuple[int, ...], str] = {}
         self._insert_fields = non_pk
         self._insert_head = (f"INSERT INTO {qn(self.table)} ("
                              + ", ".join(qn(f.column) for f in non_pk) + ") VALUES ")
@@ -68,7 +90,9 @@ class RowCodec(Generic[M]):
         for index, col, chain in self._converters(connection.vendor):
             for convert in chain:
                 values[index] = convert(values[index], col, connection)
-        return self.model.from_db(connection.alias, self.attnames, values)
+        obj = self.model.from_db(connection.alias, self.attnames, values)
+        obj.__dict__[LOADED] = values
+        return obj
 
     def _sync_foreign_keys(self, obj: M) -> None:
         """Copy saved related objects' keys into ``*_id`` (what ``Model.save`` does)."""
@@ -83,12 +107,32 @@ class RowCodec(Generic[M]):
     def _params(self, obj: M, fields: Iterable[Any], add: bool) -> list[Any]:
         return [f.get_db_prep_save(f.pre_save(obj, add), connection) for f in fields]
 
-    def update(self, cursor: Any, obj: M) -> None:
+    def update(self, cursor: Any, obj: M) -> Callable[[], None]:
+        """Write the columns changed since the row was loaded here (every column of a
+        row loaded elsewhere). Returns the check to run once the statement has run
+        (after :func:`batch`): the row must have been there."""
         self._sync_foreign_keys(obj)
-        cursor.execute(self.update_sql,
-                       [*self._params(obj, self._update_fields, False), obj.pk])
-        if cursor.rowcount != 1:
-            raise self.model.DoesNotExist(f"{self.model.__name__} {obj.pk} is gone.")
+        values = [f.pre_save(obj, False) for f in self.fields]
+        loaded = obj.__dict__.get(LOADED)
+        changed = tuple(i for i in self._writable
+                        if loaded is None or i in self._always or values[i] != loaded[i])
+        obj.__dict__[LOADED] = values
+        if not changed:
+            return lambda: None
+        sql = self._update_sql.get(changed)
+        if sql is None:
+            sql = self._update_sql[changed] = (
+                f"UPDATE {self._qn(self.table)} SET "
+                + ", ".join(f"{self._columns[i]} = %s" for i in changed)
+                + f" WHERE {self._qn(self.pk.column)} = %s")
+        cursor.execute(sql, [*(self.fields[i].get_db_prep_save(values[i], connection)
+                               for i in changed), obj.pk])
+
+        def check() -> None:
+            if cursor.rowcount != 1:
+                raise self.model.DoesNotExist(f"{self.model.__name__} {obj.pk} is gone.")
+
+        return check
 
     def insert(self, cursor: Any, objs: Sequence[M], *, returning: bool = True) -> None:
         """Insert rows; with ``returning``, their primary keys are filled in."""
@@ -98,7 +142,7 @@ class RowCodec(Generic[M]):
             self._sync_foreign_keys(obj)
         sql = self._insert_head + ", ".join([self._insert_row] * len(objs))
         params = [p for obj in objs for p in self._params(obj, self._insert_fields, True)]
-        qn = connection.ops.quote_name
+        qn = self._qn
         if not returning:
             cursor.execute(sql, params)
         elif connection.features.can_return_rows_from_bulk_insert:

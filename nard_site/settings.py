@@ -95,7 +95,7 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        conn_health_checks=os.environ.get("DB_HEALTH_CHECKS", "1") == "1",
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
