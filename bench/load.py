@@ -1,10 +1,12 @@
-"""Load benchmark: gunicorn on PostgreSQL, 32 concurrent clients playing whole matches.
+"""Load benchmark: the production server on PostgreSQL, 32 clients playing whole matches.
 
-    python -m bench.load [--clients 32] [--seconds 20] [--workers 3] [--threads 4]
+    python -m bench.load [--clients 32] [--seconds 20] [--server granian|gunicorn]
+                         [--workers 2] [--threads 2]
 
 Creates a fresh PostgreSQL database (``BENCH_DATABASE_URL``, default
-``postgres://postgres@127.0.0.1:5432/nard_bench``), migrates it, starts gunicorn on
-127.0.0.1 with production settings, and then, over loopback HTTP/1.1 keep-alive:
+``postgres://postgres@127.0.0.1:5432/nard_bench``), migrates it, starts the server
+(granian by default, or gunicorn with gthread workers) on 127.0.0.1 with production
+settings, and then, over loopback HTTP/1.1 keep-alive:
 
 1. measures the health endpoint with the same number of concurrent clients (the
    stack's ceiling: routing, one query, JSON), then
@@ -12,7 +14,7 @@ Creates a fresh PostgreSQL database (``BENCH_DATABASE_URL``, default
    ``state.legal_steps``) until the time is up or it has finished ``--matches``.
 
 It prints roll+move requests per second, p50/p95/p99 latency, errors, and the
-health rate.  Bounded in time and count; stops gunicorn itself.
+health rate.  Bounded in time and count; stops the server itself.
 """
 
 from __future__ import annotations
@@ -200,10 +202,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="length of the play phase")
     parser.add_argument("--health-seconds", type=float, default=8.0)
     parser.add_argument("--matches", type=int, default=10_000, help="stop after this many")
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--worker-class", default="gthread")
-    parser.add_argument("--server", choices=("gunicorn", "granian"), default="gunicorn")
+    parser.add_argument("--server", choices=("granian", "gunicorn"), default="granian")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=2,
+                        help="per worker: granian's blocking threads, gunicorn's threads")
+    parser.add_argument("--worker-class", default="gthread", help="gunicorn only")
     parser.add_argument("--port", type=int, default=8799)
     args = parser.parse_args()
 
@@ -245,8 +248,9 @@ def main() -> None:
     health_rate = len(health.latencies) / health_time
     play_rate = len(play.latencies) / play_time
     ms = 1000
-    print(f"machine: {os.cpu_count()} cores; gunicorn {args.workers} workers x "
-          f"{args.threads} threads (gthread); PostgreSQL; {args.clients} concurrent clients")
+    kind = "blocking threads" if args.server == "granian" else f"threads ({args.worker_class})"
+    print(f"machine: {os.cpu_count()} cores; {args.server} {args.workers} workers x "
+          f"{args.threads} {kind}; PostgreSQL; {args.clients} concurrent clients")
     print(f"health:    {health_rate:8.0f} req/s  p50 {percentile(health.latencies, .5)*ms:6.1f} ms"
           f"  p99 {percentile(health.latencies, .99)*ms:6.1f} ms  errors {len(health.errors)}")
     print(f"roll+move: {play_rate:8.0f} req/s  p50 {percentile(play.latencies, .5)*ms:6.1f} ms"

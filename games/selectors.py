@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import username_key
+from games import store
 from games.engine import WHITE, Position, Side, side_name
 from games.models import Event, Game, GamePhase, Match, MatchStatus, Turn, side_of
 
@@ -29,7 +30,8 @@ def match_list(*, status: str | None = None, player: str | None = None) -> Query
 
 
 def match_get(match_id: int) -> Match | None:
-    return match_queryset().filter(pk=match_id).first()
+    """One match with its players, current game and turn (one hand-written query)."""
+    return store.read_match(match_id)
 
 
 def board_json(position: Position, perspective: Side) -> dict[str, Any]:

@@ -57,8 +57,18 @@ def lock_match(match_id: int) -> Match | None:
         locker.execute(lock, [match_id])
         reader.execute(read, [match_id])
         row = reader.fetchone()
-    if row is None:
-        return None
+    return None if row is None else _aggregate(row)
+
+
+def read_match(match_id: int) -> Match | None:
+    """The match with its players, current game and turn, unlocked (one statement)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql(connection.vendor)[1], [match_id])
+        row = cursor.fetchone()
+    return None if row is None else _aggregate(row)
+
+
+def _aggregate(row: Sequence[Any]) -> Match:
     match = MATCHES.load(row)
     assert match is not None
     offset = MATCHES.width

@@ -130,3 +130,16 @@ def test_turn_state_is_reused_only_while_it_matches(active: tuple[Any, Match]) -
     assert game.turn_state() is state
     game.head_left = 0 if state.head_left else 1
     assert game.turn_state() is not state and game.turn_state() != state
+
+
+def test_read_match_is_the_locked_read_without_the_lock(active: tuple[Any, Match]) -> None:
+    _user, match = active
+    with transaction.atomic():
+        locked = store.lock_match(match.pk)
+    read = store.read_match(match.pk)
+    assert read is not None and locked is not None
+    for mine, theirs in ((read, locked), (read.current_game, locked.current_game),
+                         (read.current_game.current_turn, locked.current_game.current_turn),
+                         (read.white, locked.white)):
+        assert _fields(mine) == _fields(theirs)
+    assert store.read_match(987654) is None
