@@ -18,7 +18,7 @@ from django.db.models import Model
 
 from accounts.models import User
 from games.models import Event, Game, Match, Turn
-from nard_site.rows import RowCodec, batch
+from nard_site.rows import RowCodec, batch, execute_together
 
 MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
 
@@ -89,18 +89,23 @@ def _aggregate(row: Sequence[Any]) -> Match:
 
 
 def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
-    """Write one change: new rows are inserted, the others updated, then the match
-    and its events, in one round trip where the driver allows (a new row whose key
-    is needed costs one more). Call inside the transaction that locked the match."""
+    """Write one change: new rows are inserted, then the changed rows, the match and
+    its events are written by one statement (:func:`execute_together`), so a move
+    costs one round trip (a new row, whose key the others need, one more). Call
+    inside the transaction that locked the match."""
     codecs: dict[type[Model], RowCodec[Any]] = {Game: GAMES, Turn: TURNS, Match: MATCHES}
-    checks = []
-    with batch():
+    statements, updated = [], []
+    with batch(), connection.cursor() as cursor:
         for row in [*rows, match]:
             codec = codecs[type(row)]
             if row._state.adding:
-                codec.insert(connection.cursor(), [row])
-            else:
-                checks.append(codec.update(connection.cursor(), row))
-        EVENTS.insert(connection.cursor(), events, returning=False)
-    for check in checks:
-        check()
+                codec.insert(cursor, [row])
+            elif (statement := codec.update_statement(row)) is not None:
+                statements.append(statement)
+                updated.append(row)
+        if events:
+            statements.append(EVENTS.insert_statement(events))
+        counts = execute_together(cursor, statements)
+    for row, count in zip(updated, counts, strict=False):
+        if count != 1:
+            raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone.")

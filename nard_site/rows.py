@@ -21,6 +21,7 @@ from django.db.models import ForeignKey, JSONField, Model
 M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
 LOADED = "_row_loaded"  # an instance's values as loaded or last written here
+Statement = tuple[str, list[Any]]
 
 
 @contextmanager
@@ -40,6 +41,28 @@ def batch() -> Iterator[None]:
         pass
     with connection.wrap_database_errors, connection.connection.pipeline():
         yield
+
+
+def execute_together(cursor: Any, statements: Sequence[Statement]) -> list[int]:
+    """Run data-changing statements as one and return each one's row count.
+
+    On PostgreSQL they become the parts of one ``WITH … SELECT`` (a statement with
+    data-modifying ``WITH`` parts runs each part exactly once, all on one snapshot:
+    fine for statements that touch different rows); elsewhere they run in turn.
+    """
+    if not statements:
+        return []
+    if connection.vendor != "postgresql":
+        counts = []
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            counts.append(cursor.rowcount)
+        return counts
+    parts = ", ".join(f"w{i} AS ({sql} RETURNING 1)" for i, (sql, _) in enumerate(statements))
+    counts_sql = ", ".join(f"(SELECT count(*) FROM w{i})" for i in range(len(statements)))
+    cursor.execute(f"WITH {parts} SELECT {counts_sql}",
+                   [p for _, params in statements for p in params])
+    return list(cursor.fetchone())
 
 
 class RowCodec(Generic[M]):
@@ -107,10 +130,9 @@ class RowCodec(Generic[M]):
     def _params(self, obj: M, fields: Iterable[Any], add: bool) -> list[Any]:
         return [f.get_db_prep_save(f.pre_save(obj, add), connection) for f in fields]
 
-    def update(self, cursor: Any, obj: M) -> Callable[[], None]:
-        """Write the columns changed since the row was loaded here (every column of a
-        row loaded elsewhere). Returns the check to run once the statement has run
-        (after :func:`batch`): the row must have been there."""
+    def update_statement(self, obj: M) -> Statement | None:
+        """The UPDATE of the columns changed since the row was loaded here (every
+        column of a row loaded elsewhere); ``None`` when nothing changed."""
         self._sync_foreign_keys(obj)
         values = [f.pre_save(obj, False) for f in self.fields]
         loaded = obj.__dict__.get(LOADED)
@@ -118,30 +140,27 @@ class RowCodec(Generic[M]):
                         if loaded is None or i in self._always or values[i] != loaded[i])
         obj.__dict__[LOADED] = values
         if not changed:
-            return lambda: None
+            return None
         sql = self._update_sql.get(changed)
         if sql is None:
             sql = self._update_sql[changed] = (
                 f"UPDATE {self._qn(self.table)} SET "
                 + ", ".join(f"{self._columns[i]} = %s" for i in changed)
                 + f" WHERE {self._qn(self.pk.column)} = %s")
-        cursor.execute(sql, [*(self.fields[i].get_db_prep_save(values[i], connection)
-                               for i in changed), obj.pk])
+        return sql, [*(self.fields[i].get_db_prep_save(values[i], connection)
+                       for i in changed), obj.pk]
 
-        def check() -> None:
-            if cursor.rowcount != 1:
-                raise self.model.DoesNotExist(f"{self.model.__name__} {obj.pk} is gone.")
-
-        return check
+    def insert_statement(self, objs: Sequence[M]) -> Statement:
+        for obj in objs:
+            self._sync_foreign_keys(obj)
+        sql = self._insert_head + ", ".join([self._insert_row] * len(objs))
+        return sql, [p for obj in objs for p in self._params(obj, self._insert_fields, True)]
 
     def insert(self, cursor: Any, objs: Sequence[M], *, returning: bool = True) -> None:
         """Insert rows; with ``returning``, their primary keys are filled in."""
         if not objs:
             return
-        for obj in objs:
-            self._sync_foreign_keys(obj)
-        sql = self._insert_head + ", ".join([self._insert_row] * len(objs))
-        params = [p for obj in objs for p in self._params(obj, self._insert_fields, True)]
+        sql, params = self.insert_statement(objs)
         qn = self._qn
         if not returning:
             cursor.execute(sql, params)

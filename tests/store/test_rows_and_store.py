@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from accounts.authentication import TokenAuthentication
 from accounts.services import token_obtain
 from games import services, store
 from games.models import Event, Game, Match, Turn
-from nard_site.rows import RowCodec, batch
+from nard_site.rows import RowCodec, batch, execute_together
 
 pytestmark = pytest.mark.django_db
 
@@ -64,9 +65,9 @@ def test_update_writes_only_what_changed_and_always_json(active: tuple[Any, Matc
         locked.version += 1
         with CaptureQueriesContext(connection) as queries:
             store.save(locked, [game], [])
-    updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
-    game_sql = next(sql for sql in updates if '"games_game"' in sql)
-    match_sql = next(sql for sql in updates if '"games_match"' in sql)
+    sql = " ".join(q["sql"] for q in queries.captured_queries)
+    game_sql = re.search(r'UPDATE "games_game" SET (.*?) WHERE', sql).group(1)
+    match_sql = re.search(r'UPDATE "games_match" SET (.*?) WHERE', sql).group(1)
     assert '"version"' in match_sql and '"score_white"' not in match_sql
     assert '"dice_left"' in game_sql and '"points"' in game_sql  # JSON: always written
     assert '"off_white"' not in game_sql and '"turns"' not in game_sql
@@ -74,16 +75,31 @@ def test_update_writes_only_what_changed_and_always_json(active: tuple[Any, Matc
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
-def test_update_of_a_vanished_row_fails(active: tuple[Any, Match]) -> None:
+def test_statements_run_together_report_their_row_counts(active: tuple[Any, Match]) -> None:
     _user, match = active
     turn = Turn.objects.filter(game__match=match).first()
     assert turn is not None
     codec = RowCodec(Turn)
+    kept = codec.update_statement(turn)
     turn.pk = 10**9
-    with transaction.atomic(), pytest.raises(Turn.DoesNotExist):
-        with batch():
-            check = codec.update(connection.cursor(), turn)
-        check()
+    gone = codec.update_statement(turn)
+    assert kept is not None and gone is not None
+    event = Event(match=match, seq=10_001, type="test", at=match.created_at, data={})
+    with transaction.atomic(), batch(), connection.cursor() as cursor:
+        counts = execute_together(cursor, [kept, gone, RowCodec(Event).insert_statement([event])])
+    assert counts == [1, 0, 1]
+    assert Event.objects.filter(match=match, seq=10_001).exists()
+
+
+def test_save_refuses_a_vanished_row(active: tuple[Any, Match]) -> None:
+    _user, match = active
+    with transaction.atomic():
+        locked = store.lock_match(match.pk)
+        assert locked is not None
+        Game.objects.filter(pk=locked.current_game_id).update(current_turn=None)
+        Turn.objects.filter(pk=locked.current_game.current_turn_id).delete()
+        with pytest.raises(Turn.DoesNotExist):
+            store.save(locked, [locked.current_game.current_turn], [])
 
 
 def test_insert_returns_keys_and_batch_raises_django_errors(active: tuple[Any, Match]) -> None:
