@@ -93,5 +93,7 @@ def test_roll_and_move_use_a_constant_number_of_queries(alice, bob, scripted_dic
         assert state["turn"] != ("white" if seat is alice else "black")
         counts.add((len(_real(roll)), len(_real(first)), len(_real(last))))
     assert len(counts) == 1, counts  # the same whatever the length of the game
-    assert max(next(iter(counts))) <= 8, counts
+    # PostgreSQL: token, lock, read, one statement for all the writes (+ the new turn
+    # record on a roll); elsewhere the writes are separate statements.
+    assert max(next(iter(counts))) <= (5 if connection.vendor == "postgresql" else 8), counts
     print("queries (roll, first step, last step):", counts)
