@@ -113,6 +113,10 @@ def test_insert_returns_keys_and_batch_raises_django_errors(active: tuple[Any, M
     again = Event(match=match, seq=10_000, type="test", at=match.created_at, data={})
     with pytest.raises(IntegrityError), transaction.atomic(), batch():
         codec.insert(connection.cursor(), [again], returning=False)
+    # the failed batch was rolled back with its savepoint; the connection carries on
+    assert Event.objects.filter(match=match, seq=10_000).count() == 1
+    with transaction.atomic():
+        assert store.lock_match(match.pk) is not None
 
 
 def test_token_authentication_reads_token_and_user(make_user: Any) -> None:
