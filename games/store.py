@@ -15,10 +15,11 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from django.db.models.signals import post_save
 
 from accounts.models import User
 from games.models import Event, Game, Match, Turn
-from nard_site.rows import RowCodec, batch, execute_together
+from nard_site.rows import RowCodec, batch, execute_together, forget
 
 MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
 
@@ -88,6 +89,9 @@ def _aggregate(row: Sequence[Any]) -> Match:
     return match
 
 
+EVENTS_PER_STATEMENT = 1000  # 5 parameters each, far below PostgreSQL's 65,535
+
+
 def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
     """Write one change: new rows are inserted, then the changed rows, the match and
     its events are written by one statement (:func:`execute_together`), so a move
@@ -95,17 +99,34 @@ def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
     inside the transaction that locked the match."""
     codecs: dict[type[Model], RowCodec[Any]] = {Game: GAMES, Turn: TURNS, Match: MATCHES}
     statements, updated = [], []
-    with batch(), connection.cursor() as cursor:
-        for row in [*rows, match]:
-            codec = codecs[type(row)]
-            if row._state.adding:
-                codec.insert(cursor, [row])
-            elif (statement := codec.update_statement(row)) is not None:
-                statements.append(statement)
-                updated.append(row)
-        if events:
-            statements.append(EVENTS.insert_statement(events))
-        counts = execute_together(cursor, statements)
-    for row, count in zip(updated, counts, strict=False):
-        if count != 1:
-            raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone.")
+    try:
+        with batch(), connection.cursor() as cursor:
+            for row in {id(row): row for row in [*rows, match]}.values():  # each row once
+                codec = codecs[type(row)]
+                if row._state.adding:
+                    codec.insert(cursor, [row])
+                elif (statement := codec.update_statement(row)) is not None:
+                    statements.append(statement)
+                    updated.append(row)
+            if len(events) <= EVENTS_PER_STATEMENT:
+                statements += [EVENTS.insert_statement(events)] if events else []
+            else:  # a whole imported match: its events on their own
+                for start in range(0, len(events), EVENTS_PER_STATEMENT):
+                    chunk = events[start:start + EVENTS_PER_STATEMENT]
+                    EVENTS.insert(cursor, chunk, returning=False)
+            counts = execute_together(cursor, statements)
+        for row, count in zip(updated, counts, strict=False):
+            if count != 1:
+                raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone.")
+    except BaseException:
+        for row in updated:  # not written after all: a retry must write every column
+            forget(row)
+        raise
+
+
+def _forget_on_save(sender: type[Model], instance: Model, **kwargs: Any) -> None:
+    forget(instance)  # the ORM wrote the row: what was loaded here no longer says what is
+
+
+for _model in (Match, Game, Turn):
+    post_save.connect(_forget_on_save, sender=_model, dispatch_uid=f"store-forget-{_model}")

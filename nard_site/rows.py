@@ -43,6 +43,11 @@ def batch() -> Iterator[None]:
         yield
 
 
+def forget(obj: Model) -> None:
+    """Drop what a row was loaded with: its next update writes every column."""
+    obj.__dict__.pop(LOADED, None)
+
+
 def execute_together(cursor: Any, statements: Sequence[Statement]) -> list[int]:
     """Run data-changing statements as one and return each one's row count.
 

@@ -163,3 +163,41 @@ def test_read_match_is_the_locked_read_without_the_lock(active: tuple[Any, Match
                          (read.white, locked.white)):
         assert _fields(mine) == _fields(theirs)
     assert store.read_match(987654) is None
+
+
+def test_a_save_that_failed_is_written_whole_by_the_next(active: tuple[Any, Match]) -> None:
+    _user, match = active
+    taken = Event.objects.filter(match=match).order_by("seq").first()
+    assert taken is not None
+    with transaction.atomic():
+        locked = store.lock_match(match.pk)
+        assert locked is not None
+        locked.version += 1
+        clash = Event(match=locked, seq=taken.seq, type="test", at=taken.at, data={})
+        with pytest.raises(IntegrityError), transaction.atomic():
+            store.save(locked, [], [clash])  # rolled back with its savepoint
+        store.save(locked, [locked.current_game, locked.current_game], [])  # once each
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
+def test_an_orm_save_in_between_is_not_undone(active: tuple[Any, Match]) -> None:
+    _user, match = active
+    with transaction.atomic():
+        locked = store.lock_match(match.pk)
+        assert locked is not None
+        locked.length = 5
+        locked.save()  # through the ORM
+        locked.length = 3  # back to what was loaded: still a change to write
+        store.save(locked, [], [])
+    assert Match.objects.get(pk=match.pk).length == 3
+
+
+def test_many_events_are_written_in_chunks(active: tuple[Any, Match]) -> None:
+    _user, match = active
+    events = [Event(match=match, seq=20_000 + i, type="test", at=match.created_at, data={})
+              for i in range(store.EVENTS_PER_STATEMENT + 5)]
+    with transaction.atomic():
+        locked = store.lock_match(match.pk)
+        assert locked is not None
+        store.save(locked, [], events)
+    assert Event.objects.filter(match=match, seq__gte=20_000).count() == len(events)
