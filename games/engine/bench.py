@@ -44,24 +44,30 @@ def play_game(rng: random.Random, max_turns: int = 10_000) -> tuple[int, int]:
     raise RuntimeError("game did not finish")  # pragma: no cover
 
 
+def random_game(rng: random.Random, side: Side = WHITE,
+                ) -> Iterator[tuple[int, Position, Side, bool]]:
+    """One random game, seen before each roll: (turn number, position, side to move,
+    that side's first turn). Each roll and play is drawn from ``rng``."""
+    position = Position.initial()
+    first = [True, True]
+    turn = 0
+    while position.outcome() is None:
+        yield turn, position, side, first[side]
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, side, dice, first[side])
+        first[side] = False
+        position = rng.choice(plays).position
+        side = 1 - side
+        turn += 1
+
+
 def corpus(seed: int, games: int = 20, every: int = 4) -> list[tuple[Position, Side, bool]]:
     """Positions (with side to move and first-turn flag) from seeded random games."""
     rng = random.Random(seed)
     found: list[tuple[Position, Side, bool]] = []
     for _ in range(games):
-        position = Position.initial()
-        side: Side = WHITE
-        first = [True, True]
-        turn = 0
-        while position.outcome() is None:
-            if turn % every == 0:
-                found.append((position, side, first[side]))
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            plays = legal_plays(position, side, dice, first[side])
-            first[side] = False
-            position = rng.choice(plays).position
-            side = 1 - side
-            turn += 1
+        found += [(position, side, first)
+                  for turn, position, side, first in random_game(rng) if turn % every == 0]
     return found
 
 

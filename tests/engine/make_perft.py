@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from games.engine import BLACK, WHITE, Position, legal_plays, side_name
+from games.engine.bench import random_game
 
 from .bruteforce import reference_for_roll
 
@@ -31,20 +32,11 @@ def game_positions(rng: random.Random, games: int, every: int,
                    ) -> list[tuple[Position, int, bool]]:
     found: list[tuple[Position, int, bool]] = []
     for _ in range(games):
-        position = Position.initial()
         side = rng.choice((WHITE, BLACK))
-        first = [True, True]
-        turn = 0
         offset = rng.randrange(every)
-        while position.outcome() is None:
-            if turn < 2 or turn % every == offset:
-                found.append((position, side, first[side]))
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            plays = legal_plays(position, side, dice, first[side])
-            first[side] = False
-            position = rng.choice(plays).position
-            side = 1 - side
-            turn += 1
+        found += [(position, mover, first)
+                  for turn, position, mover, first in random_game(rng, side)
+                  if turn < 2 or turn % every == offset]
     return found
 
 
