@@ -65,6 +65,7 @@ from games.models import (
     color_of,
     side_of,
 )
+from games.serializers import OutStepSerializer, ScoreSerializer
 
 TITLE: Final = "Long Nardy match record"
 FORMAT: Final = "long-nardy-match/1"
@@ -679,25 +680,14 @@ class MatchImportInputSerializer(serializers.Serializer):
                                              "'Match record').")
 
 
-class _RecordStepSerializer(serializers.Serializer):
-    vars()["from"] = serializers.IntegerField()
-    to = serializers.IntegerField()
-    die = serializers.IntegerField()
-
-
 class _RecordTurnSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     side = serializers.ChoiceField(choices=("white", "black"))
     dice = serializers.ListField(child=serializers.IntegerField())
-    steps = _RecordStepSerializer(many=True)
+    steps = OutStepSerializer(many=True)
     notation = serializers.CharField(help_text='The steps in notation; "-" for none.')
     pass_reason = serializers.CharField(allow_null=True)
     position_after = serializers.CharField(allow_null=True)
-
-
-class _RecordScoreSerializer(serializers.Serializer):
-    white = serializers.IntegerField()
-    black = serializers.IntegerField()
 
 
 class _RecordResultSerializer(serializers.Serializer):
@@ -706,7 +696,7 @@ class _RecordResultSerializer(serializers.Serializer):
     mars = serializers.BooleanField()
     end_reason = serializers.ChoiceField(choices=("borne_off", "resigned"))
     resigned = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
-    score = _RecordScoreSerializer(help_text="The match score after this game.")
+    score = ScoreSerializer(help_text="The match score after this game.")
 
 
 class _RecordRollOffSerializer(serializers.Serializer):
@@ -734,7 +724,7 @@ class MatchRecordSerializer(serializers.Serializer):
     date = serializers.DateField(allow_null=True)
     status = serializers.ChoiceField(choices=MatchStatus.values)
     winner = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
-    score = _RecordScoreSerializer()
+    score = ScoreSerializer()
     games = _RecordGameSerializer(many=True)
 
 
