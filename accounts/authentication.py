@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -15,15 +14,10 @@ from nard_site.rows import RowCodec
 from .models import User
 
 TOKENS, USERS = RowCodec(Token), RowCodec(User)
-
-
-@cache
-def _sql(vendor: str) -> str:
-    del vendor
-    qn = connection.ops.quote_name
-    return (f"SELECT {TOKENS.select_list('t')}, {USERS.select_list('u')}"
-            f" FROM {qn(TOKENS.table)} t JOIN {qn(USERS.table)} u"
-            f" ON u.{qn(USERS.pk.column)} = t.{qn('user_id')} WHERE t.{qn('key')} = %s")
+_qn = connection.ops.quote_name
+SQL = (f"SELECT {TOKENS.select_list('t')}, {USERS.select_list('u')}"
+       f" FROM {_qn(TOKENS.table)} t JOIN {_qn(USERS.table)} u"
+       f" ON u.{_qn(USERS.pk.column)} = t.{_qn('user_id')} WHERE t.{_qn('key')} = %s")
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -31,7 +25,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         with connection.cursor() as cursor:
-            cursor.execute(_sql(connection.vendor), [key])
+            cursor.execute(SQL, [key])
             row = cursor.fetchone()
         if row is None:
             raise exceptions.AuthenticationFailed(_("Invalid token."))

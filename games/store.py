@@ -10,7 +10,6 @@ Services decide *what* changes; this module only moves rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -22,27 +21,28 @@ from games.models import Event, Game, Match, Turn
 from nard_site.rows import RowCodec, batch, execute_together, forget
 
 MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
+CODECS: dict[type[Model], RowCodec[Any]] = {Match: MATCHES, Game: GAMES, Turn: TURNS}
 
 
-@cache
-def _read_sql(vendor: str) -> tuple[str, str]:
-    """The lock statement and the read of match, players, game and turn after it."""
-    del vendor
+def _read_sql() -> tuple[str, str]:
+    """The lock statement, and the read of match, players, game and turn after it."""
     qn = connection.ops.quote_name
     lock = (f"SELECT 1 FROM {qn(MATCHES.table)} WHERE {qn('id')} = %s"
             + (" FOR UPDATE" if connection.features.has_select_for_update else ""))
-    users = MATCHES.table, USERS.table
     read = (
         f"SELECT {MATCHES.select_list('m')}, {USERS.select_list('w')}, "
         f"{USERS.select_list('b')}, {USERS.select_list('i')}, {GAMES.select_list('g')}, "
-        f"{TURNS.select_list('t')} FROM {qn(users[0])} m"
-        f" LEFT JOIN {qn(users[1])} w ON w.{qn('id')} = m.{qn('white_id')}"
-        f" LEFT JOIN {qn(users[1])} b ON b.{qn('id')} = m.{qn('black_id')}"
-        f" LEFT JOIN {qn(users[1])} i ON i.{qn('id')} = m.{qn('invited_id')}"
+        f"{TURNS.select_list('t')} FROM {qn(MATCHES.table)} m"
+        f" LEFT JOIN {qn(USERS.table)} w ON w.{qn('id')} = m.{qn('white_id')}"
+        f" LEFT JOIN {qn(USERS.table)} b ON b.{qn('id')} = m.{qn('black_id')}"
+        f" LEFT JOIN {qn(USERS.table)} i ON i.{qn('id')} = m.{qn('invited_id')}"
         f" LEFT JOIN {qn(GAMES.table)} g ON g.{qn('id')} = m.{qn('current_game_id')}"
         f" LEFT JOIN {qn(TURNS.table)} t ON t.{qn('id')} = g.{qn('current_turn_id')}"
         f" WHERE m.{qn('id')} = %s")
     return lock, read
+
+
+LOCK_SQL, READ_SQL = _read_sql()
 
 
 def lock_match(match_id: int) -> Match | None:
@@ -53,10 +53,9 @@ def lock_match(match_id: int) -> Match | None:
     may be stale, while a statement issued after the lock sees what the previous
     holder committed. Both go in one round trip (:func:`batch`).
     """
-    lock, read = _read_sql(connection.vendor)
     with batch(), connection.cursor() as locker, connection.cursor() as reader:
-        locker.execute(lock, [match_id])
-        reader.execute(read, [match_id])
+        locker.execute(LOCK_SQL, [match_id])
+        reader.execute(READ_SQL, [match_id])
         row = reader.fetchone()
     return None if row is None else _aggregate(row)
 
@@ -64,7 +63,7 @@ def lock_match(match_id: int) -> Match | None:
 def read_match(match_id: int) -> Match | None:
     """The match with its players, current game and turn, unlocked (one statement)."""
     with connection.cursor() as cursor:
-        cursor.execute(_read_sql(connection.vendor)[1], [match_id])
+        cursor.execute(READ_SQL, [match_id])
         row = cursor.fetchone()
     return None if row is None else _aggregate(row)
 
@@ -97,12 +96,11 @@ def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
     its events are written by one statement (:func:`execute_together`), so a move
     costs one round trip (a new row, whose key the others need, one more). Call
     inside the transaction that locked the match."""
-    codecs: dict[type[Model], RowCodec[Any]] = {Game: GAMES, Turn: TURNS, Match: MATCHES}
     statements, updated = [], []
     try:
-        with batch(), connection.cursor() as cursor:
+        with connection.cursor() as cursor:
             for row in {id(row): row for row in [*rows, match]}.values():  # each row once
-                codec = codecs[type(row)]
+                codec = CODECS[type(row)]
                 if row._state.adding:
                     codec.insert(cursor, [row])
                 elif (statement := codec.update_statement(row)) is not None:

@@ -10,9 +10,8 @@ statements in one round trip where the driver can.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache
 from typing import Any, Generic, TypeVar
 
 from django.db import connection
@@ -29,10 +28,8 @@ def batch() -> Iterator[None]:
     """Send the statements run inside in as few round trips as the driver allows.
 
     On PostgreSQL this is psycopg's pipeline mode: statements are queued and sent
-    together, and a fetch (or the end of the block) waits for all of them, so a
-    statement's ``rowcount`` is known only after the block. Under load, round trips
-    to the database, not Python, are what a request mostly waits for
-    (docs/benchmarks.md). Errors surface as Django's database exceptions.
+    together, and a fetch (or the end of the block) waits for all of them. Errors
+    surface as Django's database exceptions.
     """
     if connection.vendor != "postgresql":
         yield
@@ -85,37 +82,31 @@ class RowCodec(Generic[M]):
         self._qn = qn = connection.ops.quote_name
         self._columns = [qn(f.column) for f in self.fields]
         self._pk_index = self.fields.index(self.pk)
-        non_pk = [f for f in self.fields if not f.primary_key]
         self._writable = [i for i, f in enumerate(self.fields) if not f.primary_key]
         # JSON values can be changed in place, unseen by a comparison: always written.
         self._always = {i for i in self._writable if isinstance(self.fields[i], JSONField)}
         self._update_sql: dict[tuple[int, ...], str] = {}
-        self._insert_fields = non_pk
         self._insert_head = (f"INSERT INTO {qn(self.table)} ("
-                             + ", ".join(qn(f.column) for f in non_pk) + ") VALUES ")
-        self._insert_row = "(" + ", ".join(["%s"] * len(non_pk)) + ")"
-
-    def select_list(self, alias: str) -> str:
-        return ", ".join(f"{alias}.{column}" for column in self._columns)
-
-    @cache  # noqa: B019 -- one codec per model for the life of the process
-    def _converters(self, vendor: str) -> list[tuple[int, Any, list[Converter]]]:
-        """Django's own converters per column (what the ORM's compiler applies)."""
-        del vendor  # the cache key: converters depend on the database backend only
-        found = []
+                             + ", ".join(self._columns[i] for i in self._writable)
+                             + ") VALUES ")
+        self._insert_row = "(" + ", ".join(["%s"] * len(self._writable)) + ")"
+        # Django's own converters per column (what the ORM's compiler applies).
+        self._converters: list[tuple[int, Any, list[Converter]]] = []
         for index, f in enumerate(self.fields):
             col = f.get_col(self.table)
             chain = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
             if chain:
-                found.append((index, col, chain))
-        return found
+                self._converters.append((index, col, chain))
+
+    def select_list(self, alias: str) -> str:
+        return ", ".join(f"{alias}.{column}" for column in self._columns)
 
     def load(self, row: Sequence[Any], offset: int = 0) -> M | None:
         """The instance in ``row[offset:offset + width]``; ``None`` for an outer join's nulls."""
         values = list(row[offset:offset + self.width])
         if values[self._pk_index] is None:
             return None
-        for index, col, chain in self._converters(connection.vendor):
+        for index, col, chain in self._converters:
             for convert in chain:
                 values[index] = convert(values[index], col, connection)
         obj = self.model.from_db(connection.alias, self.attnames, values)
@@ -131,9 +122,6 @@ class RowCodec(Generic[M]):
                 if related is not None and value is None:
                     raise ValueError(f"{f.name} is not saved yet.")
                 setattr(obj, f.attname, value)
-
-    def _params(self, obj: M, fields: Iterable[Any], add: bool) -> list[Any]:
-        return [f.get_db_prep_save(f.pre_save(obj, add), connection) for f in fields]
 
     def update_statement(self, obj: M) -> Statement | None:
         """The UPDATE of the columns changed since the row was loaded here (every
@@ -156,24 +144,23 @@ class RowCodec(Generic[M]):
                        for i in changed), obj.pk]
 
     def insert_statement(self, objs: Sequence[M]) -> Statement:
+        params = []
         for obj in objs:
             self._sync_foreign_keys(obj)
-        sql = self._insert_head + ", ".join([self._insert_row] * len(objs))
-        return sql, [p for obj in objs for p in self._params(obj, self._insert_fields, True)]
+            params += [self.fields[i].get_db_prep_save(self.fields[i].pre_save(obj, True),
+                                                       connection) for i in self._writable]
+        return self._insert_head + ", ".join([self._insert_row] * len(objs)), params
 
     def insert(self, cursor: Any, objs: Sequence[M], *, returning: bool = True) -> None:
-        """Insert rows; with ``returning``, their primary keys are filled in."""
+        """Insert rows; with ``returning``, their primary keys are filled in (SQLite and
+        PostgreSQL both return them)."""
         if not objs:
             return
         sql, params = self.insert_statement(objs)
-        qn = self._qn
         if not returning:
             cursor.execute(sql, params)
-        elif connection.features.can_return_rows_from_bulk_insert:
-            cursor.execute(f"{sql} RETURNING {qn(self.pk.column)}", params)
-            for obj, (pk,) in zip(objs, cursor.fetchall(), strict=True):
-                obj.pk = pk
-                obj._state.adding, obj._state.db = False, connection.alias
-        else:  # pragma: no cover -- every supported backend returns rows
-            for obj in objs:
-                obj.save(force_insert=True)
+            return
+        cursor.execute(f"{sql} RETURNING {self._qn(self.pk.column)}", params)
+        for obj, (pk,) in zip(objs, cursor.fetchall(), strict=True):
+            obj.pk = pk
+            obj._state.adding, obj._state.db = False, connection.alias
