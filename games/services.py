@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import dice as dice_source
-from games import store
+from games import notify, store
 from games.engine import (
     BLACK,
     WHITE,
@@ -80,9 +80,12 @@ class Change:
                                  at=self.now, data=data))
 
     def commit(self, *rows: Any) -> Match:
-        """Save the changed rows, bump the version and append the events."""
+        """Save the changed rows, bump the version and append the events; listeners
+        hear of them once the transaction commits (:mod:`games.notify`)."""
         self.match.version += 1
         store.save(self.match, rows, self.events)
+        match, events = self.match, list(self.events)
+        transaction.on_commit(lambda: notify.committed(match, events))
         return self.match
 
 

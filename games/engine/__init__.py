@@ -11,13 +11,14 @@ See ``docs/notation.md`` for step/play notation and the position and turn IDs.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, NotationError
 from .longnardy import LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, Play, Step, format_play, parse_play
-from .position import Outcome, Position, match_winner, resign_outcome
-from .ruleset import RuleSet
+from .outcome import RESULT_POINTS, Outcome, match_winner
+from .position import Position, resign_outcome
+from .ruleset import BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
     BLACK,
     CHECKERS,
@@ -34,14 +35,26 @@ from .types import (
 RULESET: Final[LongNardy] = LongNardy()
 """Long Nardy, the rule set this project plays."""
 
-RULESETS: Final[dict[str, RuleSet[Any, Any, Any]]] = {RULESET.name: RULESET}
-"""Every rule set by name."""
+RULESETS: Final[dict[str, RuleSet]] = {RULESET.name: RULESET}
+"""Every rule set by name; the server reaches the rules only through this."""
+
+
+def ruleset(name: str) -> RuleSet:
+    """The rule set called ``name``. Raises ``KeyError`` naming the known ones."""
+    try:
+        return RULESETS[name]
+    except KeyError:
+        raise KeyError(f"no rule set {name!r}; known: {', '.join(RULESETS)}") from None
 
 __all__ = [
     "BLACK",
+    "BoardPosition",
+    "LaterGames",
+    "Opening",
     "CHECKERS",
     "HEAD",
     "PASS_TEXT",
+    "RESULT_POINTS",
     "RULESET",
     "RULESETS",
     "WHITE",
@@ -56,6 +69,7 @@ __all__ = [
     "RuleSet",
     "Side",
     "Step",
+    "Turn",
     "TurnState",
     "format_play",
     "legal_plays",
@@ -65,6 +79,7 @@ __all__ = [
     "parse_play",
     "parse_side",
     "resign_outcome",
+    "ruleset",
     "side_name",
     "to_perspective",
 ]

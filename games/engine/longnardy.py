@@ -24,15 +24,16 @@ intermediate stop is judged (R10, R16) and each distinct result is found once.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Final
 
 from . import notation
-from .errors import IllegalMoveError, NotationError
+from .errors import IllegalMoveError, InvalidPositionError, NotationError
 from .moves import Play, Step, parse_play
 from .position import Outcome, Position, resign_outcome
+from .ruleset import BoardPosition
 from .types import CHECKERS, HEAD, WHITE, Side, check_side, other, side_name
 
 # ---------------------------------------------------------------------------
@@ -601,6 +602,9 @@ class TurnState:
         if not self.dice_left:
             return _err("turn_over", "no dice left this turn")
         src, dst, die = step.src, step.dst, step.die
+        if src > HEAD:
+            return _err("invalid_step", f"{step} enters from the bar: Long Nardy has no "
+                                        "hitting and no bar (R6)")
         if die not in self.dice_left:
             return _err("no_such_die", f"no {die} to play (dice left: "
                                        f"{_dice_text(self.dice_left)})")
@@ -680,26 +684,43 @@ class LongNardy:
     """Long Nardy as a :class:`~games.engine.ruleset.RuleSet`."""
 
     name: Final = "long_nardy"
+    title: Final = "Long Nardy"
+    opening: Final = "roll_off"
+    later_games: Final = "loser_starts"
+    results: Final = ("single", "mars")
 
     def initial(self) -> Position:
         return Position.initial()
 
-    def start_turn(self, position: Position, side: Side, dice: tuple[int, int],
+    def start_turn(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                    first_turn: bool) -> TurnState:
-        return TurnState.start(position, side, dice, first_turn)
+        return TurnState.start(_own(position), side, dice, first_turn)
 
-    def legal_plays(self, position: Position, side: Side, dice: tuple[int, int],
+    def legal_plays(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                     first_turn: bool) -> list[Play]:
-        return legal_plays(position, side, dice, first_turn)
+        return legal_plays(_own(position), side, dice, first_turn)
 
-    def outcome(self, position: Position) -> Outcome | None:
-        return position.outcome()
+    def outcome(self, position: BoardPosition) -> Outcome | None:
+        return _own(position).outcome()
 
-    def resign_outcome(self, position: Position, resigning_side: Side) -> Outcome:
-        return resign_outcome(position, resigning_side)
+    def resign_outcome(self, position: BoardPosition, resigning_side: Side) -> Outcome:
+        return resign_outcome(_own(position), resigning_side)
+
+    def position_from_id(self, text: str) -> Position:
+        return Position.from_id(text)
 
     def turn_from_id(self, text: str) -> TurnState:
         return TurnState.from_id(text)
 
-    def next_side(self, side: Side) -> Side:
-        return other(side)
+    def position_from_perspective(self, side: Side, counts: Mapping[int, int],
+                                  off_mine: int = 0, off_theirs: int = 0,
+                                  bar_mine: int = 0, bar_theirs: int = 0) -> Position:
+        if bar_mine or bar_theirs:
+            raise InvalidPositionError("Long Nardy has no bar (R6): bar counts must be 0")
+        return Position.from_perspective(side, counts, off_mine, off_theirs)
+
+
+def _own(position: BoardPosition) -> Position:
+    if not isinstance(position, Position):
+        raise TypeError(f"Long Nardy plays its own Position, not {type(position).__name__}")
+    return position

@@ -1,11 +1,15 @@
 """Steps (one die) and plays (a whole turn), with their text notation.
 
-Points are in the MOVER's numbering; ``dst == 0`` is bearing off.
+Points are in the MOVER's numbering; ``dst == 0`` is bearing off and ``src == 25``
+enters from the bar (hitting games, RULES-FAMILY H2). This is the one step notation
+of the project: the API's step text, the match record and the docs use it.
 
 >>> Step.parse("24/18")
 Step(src=24, dst=18, die=6)
->>> str(Step(3, 0, 5)), Step.parse("3/off").die
-('3/off', 0)
+>>> str(Step(3, 0, 5)), str(Step(3, 0, 3)), Step.parse("3/off").die
+('3/off(5)', '3/off', 0)
+>>> Step.parse("bar/22"), str(Step(25, 20))
+(Step(src=25, dst=22, die=3), 'bar/20')
 >>> parse_play("24/18 18/13")
 (Step(src=24, dst=18, die=6), Step(src=18, dst=13, die=5))
 """
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .errors import NotationError
-from .notation import parse_step_text
+from .notation import BAR_POINT, parse_step_parts
 from .position import Position
 
 PASS_TEXT: Final = "-"
@@ -42,8 +46,8 @@ class Step:
         for name, value in (("src", src), ("dst", dst), ("die", die)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise NotationError(f"step {name} must be an int, not {value!r}")
-        if not 1 <= src <= 24:
-            raise NotationError(f"step source must be a point 1..24, not {src}")
+        if not 1 <= src <= BAR_POINT:
+            raise NotationError(f"step source must be a point 1..24 or 25 (the bar), not {src}")
         if not 0 <= dst < src:
             raise NotationError(
                 f"step {src}/{dst}: the destination must be below the source (R4) or 0 for off")
@@ -61,17 +65,33 @@ class Step:
 
     @classmethod
     def parse(cls, text: str, die: int | None = None) -> Step:
-        """Read ``"24/18"`` or ``"3/off"``; ``die`` may be given (needed only to pin
-        a bear-off die, else it stays 0 = unspecified). Raises :class:`NotationError`."""
-        src, dst = parse_step_text(text)
-        return cls(src, dst, die or 0)
+        """Read ``"24/18"``, ``"bar/22"``, ``"13/7*"`` (the hit mark is accepted and
+        not kept: whether a step hits is the position's business), ``"3/off"`` or
+        ``"3/off(5)"``. ``die`` may be given; a bear-off without a written die keeps
+        ``die == 0`` (unspecified). Raises :class:`NotationError`."""
+        src, dst, written, _ = parse_step_parts(text)
+        if die and written and die != written:
+            raise NotationError(f"{text!r} says die {written}, not {die}")
+        return cls(src, dst, die or written)
+
+    @property
+    def enters(self) -> bool:
+        """The step brings a checker in from the bar (H9)."""
+        return self.src == BAR_POINT
+
+    def text(self, hit: bool = False) -> str:
+        """The step's notation, with ``*`` when it hits (``"13/7*"``)."""
+        return f"{self}*" if hit else str(self)
 
     @property
     def bears_off(self) -> bool:
         return self.dst == 0
 
     def __str__(self) -> str:
-        return f"{self.src}/{self.dst if self.dst else 'off'}"
+        src = "bar" if self.src == BAR_POINT else str(self.src)
+        if self.dst:
+            return f"{src}/{self.dst}"
+        return f"{src}/off" if self.die in (0, self.src) else f"{src}/off({self.die})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +118,14 @@ class Play:
         return parse_play(text)
 
 
-def format_play(steps: tuple[Step, ...] | list[Step]) -> str:
-    """``"24/18 18/13"``; an empty play is ``"-"``."""
-    return " ".join(str(s) for s in steps) if steps else PASS_TEXT
+def format_play(steps: tuple[Step, ...] | list[Step],
+                hits: tuple[bool, ...] | list[bool] | None = None) -> str:
+    """``"24/18 18/13"`` (``hits``, one flag per step, adds ``*``: ``"13/7*"``); an
+    empty play is ``"-"``."""
+    if not steps:
+        return PASS_TEXT
+    flags = hits if hits is not None else [False] * len(steps)
+    return " ".join(s.text(h) for s, h in zip(steps, flags, strict=True))
 
 
 def parse_play(text: str) -> tuple[Step, ...]:

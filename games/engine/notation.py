@@ -187,11 +187,16 @@ def decode_turn(text: str) -> RawTurn:
     return points, side, (die1, die2), dice_left, head_left, first_turn
 
 
-_STEP_TEXT: Final = re.compile(r"\s*(\d{1,2})\s*/\s*(\d{1,2}|off)\s*", re.IGNORECASE)
+_STEP_TEXT: Final = re.compile(
+    r"\s*(\d{1,2}|bar)\s*/\s*(\d{1,2}|off)\s*(?:\(\s*(\d)\s*\))?\s*(\*?)\s*", re.IGNORECASE)
+BAR_POINT: Final = 25
+"""A checker on the bar stands on the mover's point 25 (RULES-FAMILY H2)."""
 
 
-def parse_step_text(text: str) -> tuple[int, int]:
-    """``"24/18"`` → ``(24, 18)``; ``"3/off"`` (or ``"3/0"``) → ``(3, 0)``.
+def parse_step_parts(text: str) -> tuple[int, int, int, bool]:
+    """``"24/18"`` → ``(24, 18, 0, False)``; ``"bar/22*"`` → ``(25, 22, 0, True)``;
+    ``"3/off(5)"`` → ``(3, 0, 5, False)``: source, destination (0 = off), the die
+    when written (else 0) and whether the step is marked as a hit (``*``).
 
     Only the shape is checked here; ranges are checked by ``Step``. Raises
     :class:`NotationError`.
@@ -200,6 +205,19 @@ def parse_step_text(text: str) -> tuple[int, int]:
         raise NotationError(f"step must be a string, not {type(text).__name__}")
     m = _STEP_TEXT.fullmatch(text)
     if not m:
-        raise NotationError(f"step must look like '24/18' or '3/off', not {text!r}")
-    dst_text = m.group(2).lower()
-    return int(m.group(1)), 0 if dst_text == "off" else int(dst_text)
+        raise NotationError(
+            f"step must look like '24/18', 'bar/22', '13/7*' or '3/off', not {text!r}")
+    src_text, dst_text = m.group(1).lower(), m.group(2).lower()
+    src = BAR_POINT if src_text == "bar" else int(src_text)
+    dst = 0 if dst_text == "off" else int(dst_text)
+    return src, dst, int(m.group(3) or 0), bool(m.group(4))
+
+
+def parse_step_text(text: str) -> tuple[int, int]:
+    """``"24/18"`` → ``(24, 18)``; ``"3/off"`` (or ``"3/0"``) → ``(3, 0)``.
+
+    Only the shape is checked here; ranges are checked by ``Step``. Raises
+    :class:`NotationError`.
+    """
+    src, dst, _, _ = parse_step_parts(text)
+    return src, dst

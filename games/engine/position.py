@@ -19,28 +19,16 @@ from typing import Final
 
 from . import notation
 from .errors import InvalidPositionError, NotationError
+from .outcome import Outcome, match_winner
 from .types import BLACK, CHECKERS, WHITE, Side, check_side, other, side_name
+
+__all__ = ["Outcome", "Position", "match_winner", "resign_outcome"]
 
 # Index (0-based, White numbering) of each side's own point p: _INDEX[side][p].
 _INDEX: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
     tuple([-1] + [p - 1 for p in range(1, 25)]),
     tuple([-1] + [(p + 12 if p <= 12 else p - 12) - 1 for p in range(1, 25)]),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a game ended: ``points`` is 2 for a mars (R29, ``mars=True``), else 1."""
-
-    winner: Side
-    points: int
-    mars: bool
-
-    def __post_init__(self) -> None:
-        check_side(self.winner)
-        if (self.points, self.mars) not in ((1, False), (2, True)):
-            raise ValueError(f"an outcome is 1 point (oyn) or 2 with mars, not "
-                             f"points={self.points!r} mars={self.mars!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +109,11 @@ class Position:
         """How many checkers ``side`` has borne off."""
         return self.off[check_side(side)]
 
+    def bar_of(self, side: Side) -> int:
+        """Checkers of ``side`` on the bar: always 0, Long Nardy has no hitting (R6)."""
+        check_side(side)
+        return 0
+
     def pips(self, side: Side) -> int:
         """``side``'s pip count: the sum of its own point numbers over its checkers."""
         return sum(p * n for p, n in self.in_perspective(side).items() if n > 0)
@@ -129,9 +122,9 @@ class Position:
         """The result if a side has borne off all 15 (R28, R29), else ``None``."""
         white_off, black_off = self.off
         if white_off == CHECKERS:
-            return Outcome(WHITE, 1 if black_off else 2, not black_off)
+            return Outcome(WHITE, 1, "single") if black_off else Outcome(WHITE, 2, "mars")
         if black_off == CHECKERS:
-            return Outcome(BLACK, 1 if white_off else 2, not white_off)
+            return Outcome(BLACK, 1, "single") if white_off else Outcome(BLACK, 2, "mars")
         return None
 
     def to_id(self) -> str:
@@ -192,27 +185,4 @@ def resign_outcome(position: Position, resigning_side: Side) -> Outcome:
     """R30: the opponent wins 2 (mars) if ``resigning_side`` has borne off none, else 1."""
     resigning_side = check_side(resigning_side)
     mars = position.off_of(resigning_side) == 0
-    return Outcome(other(resigning_side), 2 if mars else 1, mars)
-
-
-def match_winner(score: tuple[int, int], length: int) -> Side | None:
-    """R31: the side whose score (``(white, black)``) reached or passed ``length``.
-
-    Raises ``ValueError`` for a length below 1, a negative score or both sides
-    having reached the length (one game cannot give both sides points).
-
-    >>> match_winner((3, 1), 3), match_winner((2, 2), 3)
-    (0, None)
-    """
-    if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-        raise ValueError(f"match length must be a positive int, not {length!r}")
-    white, black = score
-    if white < 0 or black < 0:
-        raise ValueError(f"scores cannot be negative: {score!r}")
-    if white >= length and black >= length:
-        raise ValueError(f"both sides cannot have reached {length}: {score!r}")
-    if white >= length:
-        return WHITE
-    if black >= length:
-        return BLACK
-    return None
+    return Outcome(other(resigning_side), 2, "mars") if mars else Outcome(other(resigning_side), 1, "single")

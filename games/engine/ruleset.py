@@ -1,25 +1,114 @@
-"""The interface every rule set of the engine implements.
+"""The interface every rule set of the engine implements, and the turn protocol.
 
-Long Nardy (:mod:`games.engine.longnardy`) is one implementation; a hitting game of
-the same family (bar, re-entry) would be a sibling module with its own position and
-turn types, registered in :data:`games.engine.RULESETS`, never a special case inside
+The server reaches the rules only through :data:`games.engine.RULESETS`
+(``RULESETS[match.rules]``): positions, turns and results are values of the rule
+set's own types, which all satisfy :class:`BoardPosition` and :class:`Turn` below.
+Long Nardy (:mod:`games.engine.longnardy`) is one implementation; the hitting games
+(``short_nardy``, ``backgammon``, ``nard``) are siblings, never special cases inside
 Long Nardy.
+
+What differs between rule sets at the level of a match (who starts a game, whether
+the opening roll is played) is data on the rule set (:attr:`RuleSet.opening`), read
+by the one turn path in ``games.transitions``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal, Protocol
 
-from .position import Outcome
+from .moves import Play, Step
+from .outcome import Outcome
 from .types import Side
 
-PositionT = TypeVar("PositionT")
-TurnT_co = TypeVar("TurnT_co", covariant=True)
-PlayT_co = TypeVar("PlayT_co", covariant=True)
+Opening = Literal["roll_off", "roll_off_played"]
+"""How a game that needs a starter begins (H4): ``roll_off`` — one die each, the two
+dice are not played and the starter then rolls (R7); ``roll_off_played`` — the higher
+die starts and plays the two roll-off dice as its first turn (backgammon)."""
+
+LaterGames = Literal["loser_starts", "roll_off"]
+"""Who starts the second and later games of a match (R8, H5)."""
 
 
-class RuleSet(Protocol[PositionT, TurnT_co, PlayT_co]):
+class BoardPosition(Protocol):
+    """A position of any rule set, as the server reads it."""
+
+    def in_perspective(self, side: Side) -> dict[int, int]:
+        """Point (1..24, ``side``'s numbering) → signed count, positive ``side``'s."""
+        ...
+
+    def off_of(self, side: Side) -> int:
+        """Checkers ``side`` has borne off."""
+        ...
+
+    def bar_of(self, side: Side) -> int:
+        """Checkers ``side`` has on the bar (0 in games without hitting)."""
+        ...
+
+    def to_id(self) -> str:
+        """The position ID; it names its rule set (docs/notation.md)."""
+        ...
+
+
+class Turn(Protocol):
+    """One side's turn in progress: immutable, :meth:`apply` returns the next one."""
+
+    @property
+    def position(self) -> BoardPosition: ...
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def dice(self) -> tuple[int, int]: ...
+
+    @property
+    def dice_left(self) -> tuple[int, ...]: ...
+
+    @property
+    def first_turn(self) -> bool: ...
+
+    def legal_steps(self) -> tuple[Step, ...]:
+        """R24/H11: the first steps of the complete plays the rules allow from here."""
+        ...
+
+    def apply(self, step: Step) -> Turn:
+        """Play one step (``die == 0`` resolved first). Raises ``IllegalMoveError``."""
+        ...
+
+    def apply_all(self, steps: Iterable[Step] | str) -> Turn: ...
+
+    def resolve(self, src: int, dst: int) -> Step:
+        """The legal step from ``src`` to ``dst``, finding its die. Raises
+        ``IllegalMoveError`` (``ambiguous_die`` when several dice fit)."""
+        ...
+
+    def plays(self) -> Sequence[Play]:
+        """The complete plays from this stop on."""
+        ...
+
+    def max_dice(self) -> int: ...
+
+    def head_may_leave(self) -> int:
+        """R13's counter (0 in rule sets without a head rule)."""
+        ...
+
+    def is_turn_over(self) -> bool: ...
+
+    def pass_reason(self) -> str | None:
+        """``"no legal move"`` when dice remain but none can be played, else ``None``."""
+        ...
+
+    def outcome(self) -> Outcome | None:
+        """The result if the game ended on the board during this turn."""
+        ...
+
+    def to_id(self) -> str:
+        """The turn ID; it names its rule set (docs/notation.md)."""
+        ...
+
+
+class RuleSet(Protocol):
     """What the server needs from a rule set: a start, turns, plays and results."""
 
     @property
@@ -27,28 +116,56 @@ class RuleSet(Protocol[PositionT, TurnT_co, PlayT_co]):
         """A stable identifier, e.g. ``"long_nardy"``."""
         ...
 
-    def initial(self) -> PositionT:
+    @property
+    def title(self) -> str:
+        """A human name, e.g. ``"Long Nardy"``."""
+        ...
+
+    @property
+    def opening(self) -> Opening: ...
+
+    @property
+    def later_games(self) -> LaterGames: ...
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        """The result names a game won on the board may have (H15), e.g.
+        ``("single", "mars")``."""
+        ...
+
+    def initial(self) -> BoardPosition:
         """The position every game starts from."""
         ...
 
-    def start_turn(self, position: PositionT, side: Side, dice: tuple[int, int],
-                   first_turn: bool) -> TurnT_co:
+    def start_turn(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+                   first_turn: bool) -> Turn:
         """The turn state after ``side`` rolled ``dice``."""
         ...
 
-    def legal_plays(self, position: PositionT, side: Side, dice: tuple[int, int],
-                    first_turn: bool) -> Sequence[PlayT_co]:
+    def legal_plays(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+                    first_turn: bool) -> Sequence[Play]:
         """Every legal complete play, one per distinct result."""
         ...
 
-    def outcome(self, position: PositionT) -> Outcome | None:
+    def outcome(self, position: BoardPosition) -> Outcome | None:
         """The result when the game is over, else ``None``."""
         ...
 
-    def resign_outcome(self, position: PositionT, resigning_side: Side) -> Outcome:
-        """The result when ``resigning_side`` concedes now."""
+    def resign_outcome(self, position: BoardPosition, resigning_side: Side) -> Outcome:
+        """The result when ``resigning_side`` concedes now (R30, H16)."""
         ...
 
-    def turn_from_id(self, text: str) -> TurnT_co:
-        """Parse a turn ID written by the turn state's ``to_id()``."""
+    def position_from_id(self, text: str) -> BoardPosition:
+        """Parse a position ID. Raises ``NotationError``."""
+        ...
+
+    def turn_from_id(self, text: str) -> Turn:
+        """Parse a turn ID written by the turn's ``to_id()``. Raises ``NotationError``."""
+        ...
+
+    def position_from_perspective(self, side: Side, counts: Mapping[int, int],
+                                  off_mine: int = 0, off_theirs: int = 0,
+                                  bar_mine: int = 0, bar_theirs: int = 0) -> BoardPosition:
+        """A position from a board in ``side``'s numbering (the API's board shape).
+        Raises ``InvalidPositionError`` saying what is wrong."""
         ...

@@ -308,7 +308,7 @@ def test_the_example_record_in_the_docs_reads():
     assert [(g.number, len(g.turns)) for g in record.games] == [(1, 5), (2, 1)]
     assert record.games[0].roll_offs == [(3, 3), (6, 1)]
     assert record.games[0].turns[2].pass_reason == "no legal move"
-    assert [str(s) for _, s in record.games[0].turns[4].steps] == ["2/off", "1/off"]
+    assert [str(s) for _, s in record.games[0].turns[4].steps] == ["2/off(6)", "1/off(6)"]
     assert record.games[0].turns[4].steps[0][1].die == 6
     result = record.games[1].result
     assert result is not None and (result.resigned, result.winner, result.points) == (1, 0, 2)

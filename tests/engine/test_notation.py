@@ -48,7 +48,10 @@ def test_step_format_and_repr_round_trip() -> None:
         assert eval(repr(step)) == step
         assert Step.parse(str(step), step.die or None) == step
     assert str(Step(24, 18, 6)) == "24/18"
-    assert str(Step(3, 0, 5)) == "3/off"
+    assert str(Step(3, 0, 5)) == "3/off(5)"
+    assert str(Step(3, 0, 3)) == str(Step(3, 0)) == "3/off"
+    assert Step.parse("3/off(5)") == Step(3, 0, 5)
+    assert str(Step.parse("bar/22*")) == "bar/22"
     assert repr(Step.parse("24/18")) == "Step(src=24, dst=18, die=6)"
 
 
@@ -59,7 +62,8 @@ def test_step_die_is_filled_in_or_checked() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("25/18", "1..24"),
+    ("25/18", "one die is 1..6"),
+        ("26/20", "1..24 or 25"),
     ("18/24", "below the source"),
     ("24/17", "one die is 1..6"),
     ("24-18", "look like"),

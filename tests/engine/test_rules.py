@@ -524,7 +524,7 @@ def test_r28_game_ends_at_the_fifteenth_checker() -> None:
     p = board(WHITE, {2: 1}, {24: 15})
     state = turn(p, WHITE, (4, 4))
     state = state.apply(state.resolve(2, 0))
-    assert state.position.outcome() == Outcome(WHITE, 2, True)
+    assert state.position.outcome() == Outcome(WHITE, 2, "mars")
     assert state.dice_left == (4, 4, 4)
     assert state.is_turn_over() and state.legal_steps() == ()
     assert state.pass_reason() is None
@@ -536,7 +536,7 @@ def test_r28_last_checker_with_two_dice_uses_the_larger() -> None:
     """R28/R21: one checker on 1 and 6-5: either die ends the game; the 6 is shown."""
     p = board(BLACK, {1: 1}, {24: 14, 5: 1})
     plays = legal_plays(p, BLACK, (5, 6))
-    assert [str(x) for x in plays] == ["1/off"] and plays[0].steps[0].die == 6
+    assert [str(x) for x in plays] == ["1/off(6)"] and plays[0].steps[0].die == 6
     assert turn(p, BLACK, (5, 6)).resolve(1, 0).die == 6
 
 
@@ -547,7 +547,7 @@ def test_r19_r28_both_dice_are_played_even_where_one_die_would_end_the_game() ->
     state = turn(p, WHITE, (5, 2))
     assert set(texts(state)) == {"3/1"}
     plays = legal_plays(p, WHITE, (5, 2))
-    assert [str(play) for play in plays] == ["3/1 1/off"]
+    assert [str(play) for play in plays] == ["3/1 1/off(5)"]
     assert plays[0].position.off_of(WHITE) == 15
     assert state.max_dice() == 2
 
@@ -565,19 +565,19 @@ def test_r21_r28_when_only_one_die_can_play_the_game_ends_with_the_larger() -> N
 def test_r29_mars_and_single_win() -> None:
     """R29: 2 points (mars) when the loser has borne off nothing, else 1."""
     mars = board(WHITE, {}, {24: 15})
-    assert mars.outcome() == Outcome(WHITE, 2, True)
+    assert mars.outcome() == Outcome(WHITE, 2, "mars")
     single = board(BLACK, {}, {5: 14})
-    assert single.outcome() == Outcome(BLACK, 1, False)
+    assert single.outcome() == Outcome(BLACK, 1, "single")
     assert Position.initial().outcome() is None
 
 
 def test_r30_resignation() -> None:
     """R30: 2 if the resigning side has borne off nothing, else 1."""
-    assert resign_outcome(Position.initial(), WHITE) == Outcome(BLACK, 2, True)
+    assert resign_outcome(Position.initial(), WHITE) == Outcome(BLACK, 2, "mars")
     p = board(BLACK, {5: 14}, {24: 15})
-    assert resign_outcome(p, BLACK) == Outcome(WHITE, 1, False)
-    assert resign_outcome(p, WHITE) == Outcome(BLACK, 2, True)
-    assert RULESET.resign_outcome(p, BLACK) == Outcome(WHITE, 1, False)
+    assert resign_outcome(p, BLACK) == Outcome(WHITE, 1, "single")
+    assert resign_outcome(p, WHITE) == Outcome(BLACK, 2, "mars")
+    assert RULESET.resign_outcome(p, BLACK) == Outcome(WHITE, 1, "single")
 
 
 @pytest.mark.parametrize(("score", "length", "winner"), [
@@ -597,9 +597,9 @@ def test_r31_match_winner_rejects_nonsense() -> None:
 
 def test_outcome_validation() -> None:
     with pytest.raises(ValueError):
-        Outcome(WHITE, 2, False)
+        Outcome(WHITE, 2, "single")
     with pytest.raises(ValueError):
-        Outcome(2, 1, False)
+        Outcome(2, 1, "single")
 
 
 # --- resolve and error codes -----------------------------------------------------------
@@ -625,4 +625,4 @@ def test_apply_all_with_text_and_unspecified_die() -> None:
     assert end.dice_left == () and end.position.in_perspective(BLACK)[18] == 1
     p = board(WHITE, {6: 1, 3: 1}, {24: 15})
     end = turn(p, WHITE, (6, 5)).apply_all("6/off 3/off")
-    assert end.position.outcome() == Outcome(WHITE, 2, True)
+    assert end.position.outcome() == Outcome(WHITE, 2, "mars")
