@@ -34,7 +34,7 @@ from .errors import IllegalMoveError, InvalidPositionError, NotationError
 from .moves import Play, Step, parse_play
 from .position import Outcome, Position, resign_outcome
 from .ruleset import BoardPosition
-from .types import CHECKERS, HEAD, WHITE, Side, check_side, other, side_name
+from .types import CHECKERS, HEAD, WHITE, Side, check_side, side_name
 
 # ---------------------------------------------------------------------------
 # Tables, built once at import.

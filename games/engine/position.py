@@ -185,4 +185,5 @@ def resign_outcome(position: Position, resigning_side: Side) -> Outcome:
     """R30: the opponent wins 2 (mars) if ``resigning_side`` has borne off none, else 1."""
     resigning_side = check_side(resigning_side)
     mars = position.off_of(resigning_side) == 0
-    return Outcome(other(resigning_side), 2, "mars") if mars else Outcome(other(resigning_side), 1, "single")
+    winner = other(resigning_side)
+    return Outcome(winner, 2, "mars") if mars else Outcome(winner, 1, "single")

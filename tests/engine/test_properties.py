@@ -174,7 +174,8 @@ def test_random_self_play_ends_with_a_valid_outcome(seed: int) -> None:
         if outcome is not None:
             assert outcome.winner == side
             loser_off = position.off_of(1 - side)
-            assert outcome == (Outcome(side, 1, "single") if loser_off else Outcome(side, 2, "mars"))
+            expected = Outcome(side, 1, "single") if loser_off else Outcome(side, 2, "mars")
+            assert outcome == expected
             assert position.off_of(side) == 15
             return
         side = 1 - side
