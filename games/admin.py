@@ -26,7 +26,7 @@ from games.board_svg import board_svg
 from games.engine import EngineError, Position
 from games.models import MATCH_LENGTHS, Event, Game, Match, Turn
 from games.records import steps_text
-from nard_site.api.errors import DomainError
+from nard_site.domain import DomainError
 
 MARS_MARK = "♛ mars"
 

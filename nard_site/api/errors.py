@@ -1,8 +1,9 @@
 """One error shape for every 4xx: ``{"error": {"code", "message", "details"}}``.
 
-Domain code raises :class:`DomainError` (or a subclass) without knowing about
-HTTP; DRF and Django exceptions are translated here too, so no view builds an
-error body by hand.
+Domain code raises :class:`nard_site.domain.DomainError` (or a subclass), which
+knows nothing of HTTP: a stable ``code``, a message, details. This is the one place
+that maps codes to statuses (``STATUS_OF_CODE``); DRF and Django exceptions are
+translated here too, so no view builds an error body by hand.
 """
 
 from __future__ import annotations
@@ -15,21 +16,30 @@ from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from nard_site.domain import DomainError
 
-class DomainError(Exception):
-    """A refusal by the business rules, mapped to the error shape."""
+__all__ = ["STATUS_OF_CODE", "DomainError", "error_body", "exception_handler", "status_for"]
 
-    code = "bad_request"
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_message = "The request was refused."
 
-    def __init__(self, message: str | None = None, *, details: dict[str, Any] | None = None,
-                 code: str | None = None) -> None:
-        self.message = message or self.default_message
-        self.details = details or {}
-        if code is not None:
-            self.code = code
-        super().__init__(self.message)
+# Domain error code -> HTTP status; a code not listed is a 400.
+STATUS_OF_CODE: dict[str, int] = {
+    "validation_error": status.HTTP_400_BAD_REQUEST,
+    "illegal_move": status.HTTP_400_BAD_REQUEST,
+    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
+    "permission_denied": status.HTTP_403_FORBIDDEN,
+    "not_found": status.HTTP_404_NOT_FOUND,
+    "not_your_turn": status.HTTP_409_CONFLICT,
+    "wrong_phase": status.HTTP_409_CONFLICT,
+    "version_conflict": status.HTTP_409_CONFLICT,
+    "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
+}
+
+
+def status_for(code: str) -> int:
+    """The HTTP status of a domain error code (400 for a code the table does not know)."""
+    return STATUS_OF_CODE.get(code, status.HTTP_400_BAD_REQUEST)
 
 
 class PayloadTooLarge(exceptions.APIException):
@@ -71,7 +81,8 @@ def _as_text(detail: Any) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DomainError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status_code)
+        return Response(error_body(exc.code, exc.message, exc.details),
+                        status=status_for(exc.code))
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     elif isinstance(exc, Http404):

@@ -25,12 +25,12 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils import timezone
-from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .errors import DomainError
+from nard_site.domain import DomainError
+
 from .models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
@@ -42,7 +42,6 @@ def key_ttl() -> timedelta:
 
 class IdempotencyKeyReused(DomainError):
     code = "idempotency_key_reused"
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_message = "This Idempotency-Key was used for a different request."
 
 
