@@ -14,11 +14,20 @@ from __future__ import annotations
 from typing import Final
 
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, NotationError
+from .hitting import (
+    BACKGAMMON_RULES,
+    NARD_RULES,
+    SHORT_NARDY_RULES,
+    HitPlay,
+    HitPosition,
+    HittingGame,
+    HitTurn,
+)
 from .longnardy import LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, Play, Step, format_play, parse_play
 from .outcome import RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
-from .ruleset import BoardPosition, LaterGames, Opening, RuleSet, Turn
+from .ruleset import BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
     BLACK,
     CHECKERS,
@@ -35,7 +44,12 @@ from .types import (
 RULESET: Final[LongNardy] = LongNardy()
 """Long Nardy, the rule set this project plays."""
 
-RULESETS: Final[dict[str, RuleSet]] = {RULESET.name: RULESET}
+RULESETS: Final[dict[str, RuleSet]] = {
+    RULESET.name: RULESET,
+    SHORT_NARDY_RULES.name: SHORT_NARDY_RULES,
+    BACKGAMMON_RULES.name: BACKGAMMON_RULES,
+    NARD_RULES.name: NARD_RULES,
+}
 """Every rule set by name; the server reaches the rules only through this."""
 
 
@@ -47,16 +61,24 @@ def ruleset(name: str) -> RuleSet:
         raise KeyError(f"no rule set {name!r}; known: {', '.join(RULESETS)}") from None
 
 __all__ = [
+    "BACKGAMMON_RULES",
     "BLACK",
     "CHECKERS",
     "HEAD",
+    "NARD_RULES",
     "PASS_TEXT",
     "RESULT_POINTS",
     "RULESET",
     "RULESETS",
+    "SHORT_NARDY_RULES",
     "WHITE",
+    "BoardPlay",
     "BoardPosition",
     "EngineError",
+    "HitPlay",
+    "HitPosition",
+    "HitTurn",
+    "HittingGame",
     "IllegalMoveError",
     "InvalidPositionError",
     "LaterGames",

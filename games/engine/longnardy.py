@@ -515,6 +515,10 @@ class TurnState:
         """R13: ``head_left`` while a legal next step leaves the head, else 0."""
         return self.head_left if any(s.src == HEAD for s in self.legal_steps()) else 0
 
+    def hits(self, step: Step) -> bool:
+        """Always ``False``: Long Nardy has no hitting (R6)."""
+        return False
+
     def is_turn_over(self) -> bool:
         """No dice left, no legal step (R23) or the game is over (R28)."""
         return not self.dice_left or not self.legal_steps()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, Protocol
 
-from .moves import Play, Step
+from .moves import Step
 from .outcome import Outcome
 from .types import Side
 
@@ -50,6 +50,18 @@ class BoardPosition(Protocol):
         ...
 
 
+class BoardPlay(Protocol):
+    """A complete play of any rule set: its steps in order and the resulting position
+    (Long Nardy's :class:`~games.engine.moves.Play`, the hitting games' ``HitPlay``,
+    which also carries ``hits``, one flag per step). ``str()`` writes its notation."""
+
+    @property
+    def steps(self) -> tuple[Step, ...]: ...
+
+    @property
+    def position(self) -> BoardPosition: ...
+
+
 class Turn(Protocol):
     """One side's turn in progress: immutable, :meth:`apply` returns the next one."""
 
@@ -72,6 +84,11 @@ class Turn(Protocol):
         """R24/H11: the first steps of the complete plays the rules allow from here."""
         ...
 
+    def hits(self, step: Step) -> bool:
+        """Whether ``step``, played now, hits an opposing blot (always ``False`` in
+        Long Nardy). Ask before :meth:`apply`."""
+        ...
+
     def apply(self, step: Step) -> Turn:
         """Play one step (``die == 0`` resolved first). Raises ``IllegalMoveError``."""
         ...
@@ -83,7 +100,7 @@ class Turn(Protocol):
         ``IllegalMoveError`` (``ambiguous_die`` when several dice fit)."""
         ...
 
-    def plays(self) -> Sequence[Play]:
+    def plays(self) -> Sequence[BoardPlay]:
         """The complete plays from this stop on."""
         ...
 
@@ -143,7 +160,7 @@ class RuleSet(Protocol):
         ...
 
     def legal_plays(self, position: BoardPosition, side: Side, dice: tuple[int, int],
-                    first_turn: bool) -> Sequence[Play]:
+                    first_turn: bool) -> Sequence[BoardPlay]:
         """Every legal complete play, one per distinct result."""
         ...
 
