@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "nard_site.api",
     "accounts",
     "games",
+    "web",
 ]
 
 MIDDLEWARE = [

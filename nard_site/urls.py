@@ -18,7 +18,8 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("", RedirectView.as_view(url="/api/v1/docs/", permanent=False)),
+    path("", RedirectView.as_view(url="/play/", permanent=False)),
+    path("play/", include("web.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
 ]

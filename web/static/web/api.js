@@ -1,0 +1,128 @@
+// The page's only door to the server: the public API under /api/v1/ (and the session
+// endpoint of this app), with the session cookie. Every write carries the csrftoken
+// cookie back as X-CSRFToken — read afresh each time, since logging in rotates it.
+
+const root = document.getElementById("app");
+export const API = root?.dataset.api || "/api/v1/";
+export const SESSION = root?.dataset.session || "/play/session/";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const error = body && body.error ? body.error : {};
+    super(error.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error.code || "http_" + status;
+    this.details = error.details || {};
+  }
+}
+
+export function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+}
+
+export async function request(method, url, body, { signal } = {}) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") {
+    headers["X-CSRFToken"] = csrfToken();
+    headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: method === "GET" || body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  if (response.status === 204) return null;
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const api = {
+  get: (path, opts) => request("GET", API + path, undefined, opts),
+  post: (path, body = {}) => request("POST", API + path, body),
+  patch: (path, body = {}) => request("PATCH", API + path, body),
+  session: {
+    get: () => request("GET", SESSION),
+    login: (username, password) => request("POST", SESSION, { username, password }),
+    logout: () => request("DELETE", SESSION),
+  },
+};
+
+// What the server offers beyond the base contract (API.md "Additions"): read once from
+// the OpenAPI schema and GET computer/, so controls for features the server does not
+// have yet are simply not shown.
+let featuresPromise = null;
+
+export function features() {
+  if (!featuresPromise) featuresPromise = loadFeatures();
+  return featuresPromise;
+}
+
+function resolve(schema, node) {
+  let guard = 0;
+  while (node && node.$ref && guard++ < 10) {
+    const path = node.$ref.replace(/^#\//, "").split("/");
+    node = path.reduce((at, key) => (at ? at[key] : undefined), schema);
+  }
+  return node;
+}
+
+function enumOf(schema, prop) {
+  const node = resolve(schema, prop);
+  if (!node) return null;
+  if (Array.isArray(node.enum)) return node.enum.filter((v) => v !== null && v !== "");
+  for (const key of ["allOf", "oneOf", "anyOf"]) {
+    for (const part of node[key] || []) {
+      const found = enumOf(schema, part);
+      if (found && found.length) return found;
+    }
+  }
+  return null;
+}
+
+async function loadFeatures() {
+  const found = { rules: null, stakes: null, progression: null, computer: null,
+                  turnSeconds: false, createFields: [] };
+  try {
+    const schema = await request("GET", API + "schema/?format=json");
+    const paths = schema.paths || {};
+    const create = Object.entries(paths).find(([p]) => /\/matches\/$/.test(p));
+    const body = create && create[1].post && create[1].post.requestBody;
+    const content = body && body.content && (body.content["application/json"]
+                                             || Object.values(body.content)[0]);
+    const input = content ? resolve(schema, content.schema) : null;
+    const props = (input && input.properties) || {};
+    found.createFields = Object.keys(props);
+    if (props.rules) found.rules = enumOf(schema, props.rules) || ["long_nardy"];
+    if (props.stakes) found.stakes = enumOf(schema, props.stakes) || ["none"];
+    if (props.progression) found.progression = enumOf(schema, props.progression);
+    found.turnSeconds = "turn_seconds" in props;
+    if (props.computer || paths["/api/v1/computer/"]) {
+      found.computer = await loadComputer();
+    }
+  } catch {
+    // No schema: the base contract only.
+  }
+  if (!found.computer) found.computer = await loadComputer();
+  return found;
+}
+
+async function loadComputer() {
+  try {
+    const data = await api.get("computer/");
+    const list = Array.isArray(data) ? data : data && (data.results || data.levels);
+    const levels = (list || []).map((item) => (typeof item === "object"
+      ? { level: item.level ?? item.name ?? item.id, text: item.description || item.text || "" }
+      : { level: item, text: "" })).filter((l) => l.level !== undefined && l.level !== null);
+    return levels.length ? levels : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,660 @@
+// The play page around the board: log in, the lobby, and a match. It talks only to the
+// public API (api.js) and the match's event channel (live.js); the board (board.js)
+// draws and takes the player's steps.
+
+import { ApiError, api, features } from "./api.js";
+import { Board } from "./board.js";
+import { MatchLive } from "./live.js";
+
+const app = document.getElementById("app");
+const who = document.getElementById("who");
+const toastEl = document.getElementById("toast");
+let me = app.dataset.me || null;
+let current = null;   // the open view: { stop() }
+
+const RULE_NAMES = { long_nardy: "Long Nardy", short_nardy: "Short Nardy",
+                     backgammon: "Backgammon", nard: "Nard" };
+const STAKE_NAMES = { none: "No stakes", cube: "Doubling cube", dave: "Dave (raises)" };
+const HITTING = new Set(["short_nardy", "backgammon", "nard"]);
+const RESULT_NAMES = { single: "single", oyn: "oyn", mars: "mars", koks: "koks",
+                       gammon: "gammon", backgammon: "backgammon", refused: "refused raise",
+                       resigned: "resigned" };
+
+// --- small helpers ------------------------------------------------------------------
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+const other = (c) => (c === "white" ? "black" : "white");
+
+function toast(message, kind = "info") {
+  toastEl.textContent = message;
+  toastEl.className = `toast show ${kind}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { toastEl.className = "toast"; }, 4000);
+}
+
+function explain(error) {
+  if (error instanceof ApiError) {
+    const fields = Object.entries(error.details || {})
+      .filter(([, v]) => Array.isArray(v)).map(([k, v]) => `${k}: ${v.join(" ")}`);
+    return fields.length ? `${error.message} (${fields.join("; ")})` : error.message;
+  }
+  return "The server could not be reached.";
+}
+
+async function attempt(fn, { quiet = false } = {}) {
+  try {
+    return await fn();
+  } catch (error) {
+    if (!quiet) toast(explain(error), "error");
+    if (error instanceof ApiError && error.code === "not_authenticated") refreshWho();
+    return undefined;
+  }
+}
+
+function stepText(step) {
+  const from = step.from === 25 ? "bar" : step.from;
+  const to = step.to === 0 ? "off" : step.to;
+  return `${from}/${to}${step.hit ? "*" : ""}`;
+}
+
+// --- who is logged in ---------------------------------------------------------------
+
+function renderWho() {
+  who.replaceChildren();
+  if (me) {
+    who.append(h("span", { class: "me", "data-testid": "me" }, "Signed in as ",
+                 h("strong", {}, me)),
+               h("button", { type: "button", class: "link", id: "logout",
+                             onclick: logout }, "Log out"));
+  }
+}
+
+async function refreshWho() {
+  const session = await attempt(() => api.session.get(), { quiet: true });
+  if (session) me = session.username;
+  renderWho();
+}
+
+async function logout() {
+  await attempt(() => api.session.logout());
+  me = null;
+  renderWho();
+  go("#/");
+  route();
+}
+
+// --- routing ------------------------------------------------------------------------
+
+function go(hash) {
+  if (location.hash !== hash) location.hash = hash;
+}
+
+function route() {
+  if (current) current.stop();
+  current = null;
+  const m = location.hash.match(/^#\/match\/(\d+)/);
+  if (m) current = openMatch(Number(m[1]));
+  else current = openLobby();
+}
+
+window.addEventListener("hashchange", route);
+
+// --- the lobby ----------------------------------------------------------------------
+
+function authForms(onDone) {
+  const loginForm = h("form", { class: "card", id: "login-form", "aria-labelledby": "login-h" },
+    h("h2", { id: "login-h" }, "Log in"),
+    h("label", {}, "Username", h("input", { name: "username", autocomplete: "username",
+                                            required: true })),
+    h("label", {}, "Password", h("input", { name: "password", type: "password",
+                                            autocomplete: "current-password", required: true })),
+    h("button", { type: "submit" }, "Log in"));
+  loginForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(loginForm);
+    const session = await attempt(() => api.session.login(data.get("username"),
+                                                          data.get("password")));
+    if (session) { me = session.username; renderWho(); onDone(); }
+  });
+  const registerForm = h("form", { class: "card", id: "register-form",
+                                   "aria-labelledby": "register-h" },
+    h("h2", { id: "register-h" }, "New here? Register"),
+    h("label", {}, "Username", h("input", { name: "username", autocomplete: "username",
+                                            required: true })),
+    h("label", {}, "Password", h("input", { name: "password", type: "password",
+                                            autocomplete: "new-password", required: true })),
+    h("label", {}, "Email (optional)", h("input", { name: "email", type: "email",
+                                                    autocomplete: "email" })),
+    h("button", { type: "submit" }, "Register and log in"));
+  registerForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(registerForm);
+    const body = { username: data.get("username"), password: data.get("password") };
+    if (data.get("email")) body.email = data.get("email");
+    const made = await attempt(() => api.post("accounts/register/", body));
+    if (!made) return;
+    const session = await attempt(() => api.session.login(body.username, body.password));
+    if (session) { me = session.username; renderWho(); toast(`Welcome, ${me}!`); onDone(); }
+  });
+  return h("div", { class: "auth" }, loginForm, registerForm);
+}
+
+async function createForm(onCreated) {
+  const offer = await features();
+  const field = (label, control, extra = {}) => h("label", extra, label, control);
+  const options = (values, names = {}) => values.map((v) =>
+    h("option", { value: v }, names[v] || cap(String(v).replace(/_/g, " "))));
+
+  const modes = [["open", "Open seek (anyone may join)"], ["invite", "Invite a player"],
+                 ["hotseat", "Hotseat (both sides on this screen)"]];
+  if (offer.computer) modes.push(["computer", "Against the computer"]);
+  const modeSelect = h("select", { name: "mode", id: "create-mode" }, modes.map(([v, t]) =>
+    h("option", { value: v }, t)));
+  const opponent = field("Opponent", h("input", { name: "opponent", id: "create-opponent",
+                                                  autocomplete: "off" }),
+                         { class: "opt-invite" });
+  const level = offer.computer ? field("Level", h("select", { name: "computer",
+                                                              id: "create-computer" },
+    offer.computer.map((l) => h("option", { value: l.level, title: l.text },
+                                `${l.level}${l.text ? " — " + l.text : ""}`))),
+                                       { class: "opt-computer" }) : null;
+  const rules = offer.rules ? field("Rules", h("select", { name: "rules", id: "create-rules" },
+    options(offer.rules, RULE_NAMES))) : null;
+  const stakes = offer.stakes ? field("Stakes", h("select", { name: "stakes",
+                                                              id: "create-stakes" },
+    options(offer.stakes, STAKE_NAMES))) : null;
+  const progression = offer.progression ? field("Progression", h("select", {
+    name: "progression", id: "create-progression" }, options(offer.progression)),
+  { class: "opt-dave" }) : null;
+  const clock = offer.turnSeconds ? field("Clock", h("select", { name: "turn_seconds" },
+    h("option", { value: "" }, "No clock"), h("option", { value: "60" }, "1 min a turn"),
+    h("option", { value: "300" }, "5 min a turn"), h("option", { value: "86400" }, "1 day a turn")))
+    : null;
+  const form = h("form", { class: "card create", id: "create-form",
+                           "aria-labelledby": "create-h" },
+    h("h2", { id: "create-h" }, "New match"),
+    field("Opponent", modeSelect), opponent, level,
+    field("Length", h("select", { name: "length", id: "create-length" },
+                      [1, 3, 5, 7].map((n) => h("option", { value: n },
+                                                `${n} point${n > 1 ? "s" : ""}`)))),
+    field("Your colour", h("select", { name: "color", id: "create-color" },
+                           options(["random", "white", "black"]))),
+    rules, stakes, progression, clock,
+    h("button", { type: "submit", id: "create-submit" }, "Create"));
+  const sync = () => {
+    const mode = modeSelect.value;
+    form.querySelectorAll(".opt-invite").forEach((el) => { el.hidden = mode !== "invite"; });
+    form.querySelectorAll(".opt-computer").forEach((el) => { el.hidden = mode !== "computer"; });
+    const stake = form.querySelector("#create-stakes");
+    form.querySelectorAll(".opt-dave").forEach((el) => {
+      el.hidden = !stake || stake.value !== "dave"; });
+  };
+  form.addEventListener("change", sync);
+  sync();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(form);
+    const body = { length: Number(data.get("length")), color: data.get("color") };
+    const mode = data.get("mode");
+    if (mode === "invite") body.opponent = String(data.get("opponent") || "").trim();
+    if (mode === "hotseat") body.hotseat = true;
+    if (mode === "computer") body.computer = data.get("computer");
+    // Only what differs from the defaults: a server without these fields is not asked.
+    if (rules && data.get("rules") && data.get("rules") !== "long_nardy") {
+      body.rules = data.get("rules");
+    }
+    if (stakes && data.get("stakes") && data.get("stakes") !== "none") {
+      body.stakes = data.get("stakes");
+      if (body.stakes === "dave" && progression) body.progression = data.get("progression");
+    }
+    if (clock && data.get("turn_seconds")) body.turn_seconds = Number(data.get("turn_seconds"));
+    const match = await attempt(() => api.post("matches/", body));
+    if (match) onCreated(match);
+  });
+  return form;
+}
+
+function matchTitle(m) {
+  const rules = m.rules ? RULE_NAMES[m.rules] || m.rules : "Long Nardy";
+  const names = m.hotseat ? `${m.white} (hotseat)`
+    : `${m.white || "?"} v ${m.black || m.invited || "open seat"}`;
+  return `#${m.id} ${names} · ${rules} · ${m.length} pt${m.length > 1 ? "s" : ""}`;
+}
+
+function openLobby() {
+  let stopped = false;
+  let timer = null;
+  const lists = h("div", { class: "lists" });
+  const root = h("section", { class: "lobby", "aria-label": "Lobby" });
+  app.replaceChildren(root);
+
+  async function build() {
+    root.replaceChildren();
+    if (!me) {
+      root.append(h("p", { class: "intro" }, "Play Long Nardy and its family against a friend, ",
+                    "on one screen, or against an open seek. Log in or register to begin."),
+                  authForms(build), lists);
+    } else {
+      root.append(await createForm((match) => {
+        if (match.status === "active") go(`#/match/${match.id}`);
+        else { toast(match.status === "open" ? "Seek posted: waiting for an opponent."
+                                             : `Invitation sent to ${match.invited}.`);
+               refresh(); }
+      }), lists);
+    }
+    refresh();
+  }
+
+  const row = (m, ...buttons) => h("li", { class: "match-row", "data-match": m.id,
+                                          "data-status": m.status },
+    h("a", { href: `#/match/${m.id}` }, matchTitle(m)),
+    h("span", { class: `status ${m.status}` }, m.status === "active"
+      ? `${m.score.white}–${m.score.black}` : m.status === "finished"
+        ? `${cap(m.winner || "")} won ${m.score.white}–${m.score.black}` : m.status),
+    h("span", { class: "buttons" }, buttons));
+  const act = (label, fn, cls = "") => h("button", { type: "button", class: cls,
+                                                     onclick: fn }, label);
+
+  async function refresh() {
+    clearTimeout(timer);
+    const [open, mine] = await Promise.all([
+      attempt(() => api.get("matches/?status=open"), { quiet: true }),
+      me ? attempt(() => api.get(`matches/?player=${encodeURIComponent(me)}`), { quiet: true })
+         : Promise.resolve(null),
+    ]);
+    if (stopped) return;
+    const results = (page) => (page && (page.results || page)) || [];
+    const invitations = results(mine).filter((m) => m.status === "invited" && m.invited === me);
+    const seeks = results(open);
+    const myMatches = results(mine).filter((m) => !(m.status === "invited" && m.invited === me));
+    const post = (path, then) => async () => {
+      const answer = await attempt(() => api.post(path, {}));
+      if (answer) then(answer);
+    };
+    lists.replaceChildren(
+      me ? h("section", { class: "card", id: "invitations", "aria-labelledby": "inv-h" },
+        h("h2", { id: "inv-h" }, "Invitations to you"),
+        invitations.length ? h("ul", {}, invitations.map((m) => row(m,
+          act("Accept", post(`matches/${m.id}/join/`, () => go(`#/match/${m.id}`)), "primary"),
+          act("Decline", post(`matches/${m.id}/decline/`, refresh)))))
+          : h("p", { class: "empty" }, "No invitations.")) : null,
+      h("section", { class: "card", id: "seeks", "aria-labelledby": "seeks-h" },
+        h("h2", { id: "seeks-h" }, "Open seeks"),
+        seeks.length ? h("ul", {}, seeks.map((m) => row(m, !me ? null
+          : m.white === me || m.black === me
+            ? act("Cancel", post(`matches/${m.id}/cancel/`, refresh))
+            : act("Join", post(`matches/${m.id}/join/`, () => go(`#/match/${m.id}`)),
+                  "primary"))))
+          : h("p", { class: "empty" }, "No open seeks.")),
+      me ? h("section", { class: "card", id: "my-matches", "aria-labelledby": "mine-h" },
+        h("h2", { id: "mine-h" }, "Your matches"),
+        myMatches.length ? h("ul", {}, myMatches.map((m) => row(m,
+          m.status === "active" ? act("Play", () => go(`#/match/${m.id}`), "primary") : null,
+          m.status === "invited" || m.status === "open"
+            ? act("Cancel", post(`matches/${m.id}/cancel/`, refresh)) : null,
+          m.status === "finished" ? act("Rematch", post(`matches/${m.id}/rematch/`, (r) => {
+            if (r.status === "active") go(`#/match/${r.id}`);
+            else { toast(`Rematch: invitation sent to ${r.invited}.`); refresh(); }
+          })) : null)))
+          : h("p", { class: "empty" }, "No matches yet.")) : null,
+    );
+    timer = setTimeout(refresh, 5000);
+  }
+
+  build();
+  return { stop() { stopped = true; clearTimeout(timer); } };
+}
+
+// --- a match ------------------------------------------------------------------------
+
+function resultName(game) {
+  if (game.result) return RESULT_NAMES[game.result] || game.result;
+  if (game.end_reason === "resigned") return game.mars ? "mars, resigned" : "resigned";
+  return game.mars ? "mars" : "single";
+}
+
+function resultSentence(game) {
+  const pts = game.points === 1 ? "1 point" : `${game.points} points`;
+  return `Game ${game.number}: ${cap(game.winner)} wins ${pts} — ${resultName(game)}`;
+}
+
+function openMatch(matchId) {
+  let stopped = false;
+  let match = null;
+  let busy = false;
+  let live = null;
+  let refetchTimer = null;
+  const gameMoves = new Map();   // finished games' turns, fetched once
+  let resignArmed = false;
+
+  const boardHost = h("div", { class: "board-host", id: "board" });
+  const title = h("h1", { class: "match-title", id: "match-title" }, `Match #${matchId}`);
+  const players = h("div", { class: "players", id: "players" });
+  const statusLine = h("p", { class: "status-line", id: "status", "aria-live": "polite" });
+  const headCounter = h("p", { class: "head-counter", id: "head-counter", hidden: true });
+  const diceLeft = h("p", { class: "dice-left", id: "dice-left" });
+  const stakeLine = h("p", { class: "stake", id: "stake", hidden: true });
+  const actions = h("div", { class: "actions", id: "actions" });
+  const liveLine = h("p", { class: "live", id: "live", "data-state": "connecting" },
+                     "connecting…");
+  const result = h("div", { class: "result", id: "result", role: "status", hidden: true });
+  const log = h("ol", { class: "log", id: "log", "aria-label": "Move log" });
+  const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
+  const panel = h("aside", { class: "panel", "aria-label": "Match" }, title, players,
+    statusLine, result, stakeLine, diceLeft, headCounter, actions, liveLine,
+    h("h2", {}, "Moves"), log, announce);
+  app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
+
+  const board = new Board(boardHost, { onMove: (step) => play(step) });
+
+  const mySides = () => {
+    if (!match || !me) return [];
+    if (match.hotseat) return match.white === me || match.black === me ? ["white", "black"] : [];
+    return ["white", "black"].filter((c) => match[c] === me);
+  };
+  const rules = () => (match && match.rules) || "long_nardy";
+  const hasStakes = () => match && match.stakes && match.stakes !== "none";
+  const perspectiveQuery = () => {
+    // Hotseat: the board turns to the side to move (R33).
+    const s = match && match.state;
+    return match && match.hotseat && s && s.turn ? `?perspective=${s.turn}` : "";
+  };
+
+  function accept(data) {
+    if (!data || stopped) return;
+    if (match && match.state && data.state && data.state.version < match.state.version) return;
+    match = data;
+    const s = match.state;
+    if (match.hotseat && s && s.turn && s.board && s.board.perspective !== s.turn) {
+      refetch(0);   // the turn passed: fetch the board from the other side
+    }
+    render();
+  }
+
+  async function load() {
+    const data = await attempt(() => api.get(`matches/${matchId}/${perspectiveQuery()}`));
+    if (data) accept(data);
+    loadLog();
+  }
+
+  function refetch(delay = 60) {
+    clearTimeout(refetchTimer);
+    refetchTimer = setTimeout(load, delay);
+  }
+
+  async function act(path, body = {}) {
+    if (busy) return undefined;
+    busy = true;
+    try {
+      const s = match && match.state;
+      const answer = await api.post(`matches/${matchId}/${path}/${perspectiveQuery()}`,
+                                    { ...body, ...(s ? { expected_version: s.version } : {}) });
+      accept(answer);
+      loadLog();
+      return answer;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "version_conflict") {
+        toast("The match moved on; here it is now.");
+      } else {
+        toast(explain(error), "error");
+      }
+      load();
+      return undefined;
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function roll() {
+    const answer = await act("roll");
+    if (!answer || !answer.roll) return;
+    const r = answer.roll;
+    if (r.kind === "roll-off") {
+      const outcome = r.result === "tie" ? " — a tie, roll again"
+        : r.result === "white" || r.result === "black" ? ` — ${cap(r.result)} starts` : "";
+      toast(`${cap(r.side)} rolled ${r.die}${outcome}`);
+    } else if (r.passed) {
+      toast(`${cap(r.side)} rolled ${r.dice.join("-")}: no legal move, the turn passes.`);
+    }
+  }
+
+  async function play(step) {
+    const answer = await act("moves", { steps: [step] });
+    if (answer && (answer.applied || []).some((a) => a.hit)) toast("Hit!");
+  }
+
+  function button(label, fn, attrs = {}) {
+    return h("button", { type: "button", onclick: fn, ...attrs }, label);
+  }
+
+  function render() {
+    const m = match;
+    const s = m.state;
+    const sides = mySides();
+    const youAre = m.hotseat ? "" : sides.length ? ` (you: ${sides[0]})` : " (watching)";
+    title.textContent = matchTitle(m);
+    players.replaceChildren(
+      h("span", { class: "player white" }, h("span", { class: "swatch white" }), " White: ",
+        h("strong", {}, m.white || "—")),
+      h("span", { class: "player black" }, h("span", { class: "swatch black" }), " Black: ",
+        h("strong", {}, m.black || m.invited || "—")),
+      h("span", { class: "score", id: "score" },
+        `Score ${m.score.white}–${m.score.black} of ${m.length}${youAre}`));
+
+    const ro = (s && s.roll_off) || {};
+    const rollOffOpen = s && s.phase === "roll-off" && m.status === "active"
+      && sides.some((side) => ro[side] === null || ro[side] === undefined
+                              || (ro.white && ro.white === ro.black));
+    const canAct = s && m.status === "active"
+      && (sides.includes(s.turn) || Boolean(rollOffOpen));
+    const turnName = s && s.turn ? cap(s.turn) : "";
+    let text = "";
+    if (m.status === "open") text = "Waiting for someone to join this seek.";
+    else if (m.status === "invited") text = `Waiting for ${m.invited} to accept.`;
+    else if (m.status === "aborted") text = "This match was called off.";
+    else if (m.status === "finished") {
+      text = `Match over: ${cap(m.winner)} wins ${m.score.white}–${m.score.black}.`;
+    } else if (s) {
+      const you = canAct && !m.hotseat;
+      if (s.phase === "roll-off") {
+        text = `Roll-off: White ${ro.white ?? "—"}, Black ${ro.black ?? "—"}. `
+          + (sides.length ? "Roll one die; the higher starts." : "");
+      } else if (s.phase === "roll") {
+        text = you ? "Your turn: roll the dice." : `${turnName} to roll.`;
+      } else if (s.phase === "move") {
+        text = you ? "Your move: pick a checker, then a gold landing."
+                   : `${turnName} to move${m.hotseat ? ": pick a checker, then a gold landing." : "."}`;
+      } else if (s.phase === "offer" && s.offer) {
+        text = `${cap(s.offer.by)} offers to raise the stake to ${s.offer.stake}; `
+          + `${turnName} answers.`;
+      }
+    }
+    statusLine.textContent = text;
+
+    // R13: the head counter while a checker may still leave the head.
+    const head = s && m.status === "active" && s.phase === "move" ? s.head_may_leave || 0 : 0;
+    headCounter.hidden = !(head > 0);
+    headCounter.textContent = head > 0 ? `${head} may leave` : "";
+    diceLeft.textContent = s && s.phase === "move" && s.dice_left && s.dice_left.length
+      ? `Dice left: ${s.dice_left.join(", ")}` : "";
+    stakeLine.hidden = !hasStakes();
+    if (hasStakes() && s) {
+      stakeLine.textContent = `Stake ${s.stake ?? 1}`
+        + (s.may_offer && s.may_offer !== "none" ? ` · may raise: ${s.may_offer}` : "");
+    }
+
+    actions.replaceChildren();
+    if (canAct && (s.phase === "roll" || s.phase === "roll-off")) {
+      actions.append(button(s.phase === "roll-off" ? "Roll one die" : "Roll",
+                            roll, { id: "roll", class: "primary" }));
+    }
+    if (canAct && s.phase === "roll" && hasStakes()
+        && (s.may_offer === "both" || s.may_offer === s.turn)) {
+      actions.append(button("Offer a raise", () => act("offer"), { id: "offer" }));
+    }
+    if (canAct && s.phase === "offer") {
+      actions.append(button(`Accept (stake ${s.offer ? s.offer.stake : ""})`, () => act("accept"),
+                            { id: "accept", class: "primary" }),
+                     button("Refuse (lose the game)", () => act("refuse"), { id: "refuse" }));
+    }
+    if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
+      const who2 = m.hotseat && s.turn ? ` (${s.turn})` : "";
+      actions.append(button(resignArmed ? `Confirm: resign the game${who2}` : `Resign${who2}`,
+        async () => {
+          if (!resignArmed) {
+            resignArmed = true; render();
+            setTimeout(() => { resignArmed = false; if (match) render(); }, 5000);
+            return;
+          }
+          resignArmed = false;
+          await act("resign");
+        }, { id: "resign", class: resignArmed ? "danger" : "" }));
+    }
+    if (m.status === "finished" && sides.length) {
+      actions.append(button("Rematch", async () => {
+        const r = await attempt(() => api.post(`matches/${matchId}/rematch/`, {}));
+        if (r) {
+          if (r.status === "active") go(`#/match/${r.id}`);
+          else toast(`Rematch: invitation sent to ${r.invited}.`);
+        }
+      }, { id: "rematch" }));
+    }
+    if (m.status === "invited" && m.invited === me) {
+      actions.append(button("Accept", () => act("join"), { id: "join", class: "primary" }),
+                     button("Decline", () => act("decline")));
+    } else if (m.status === "open" && me && !sides.length) {
+      actions.append(button("Join", () => act("join"), { id: "join", class: "primary" }));
+    } else if ((m.status === "open" || m.status === "invited") && sides.length) {
+      actions.append(button("Cancel", () => act("cancel"), { id: "cancel" }));
+    }
+    actions.append(h("a", { class: "button link", href: "#/" }, "Lobby"));
+
+    if (s && s.board) {
+      board.update({
+        board: s.board,
+        legalSteps: canAct && s.phase === "move" ? s.legal_steps || [] : [],
+        interactive: canAct && s.phase === "move" && !busy,
+        dice: s.phase === "move" ? s.dice : null,
+        diceLeft: s.dice_left,
+        rollOff: s.phase === "roll-off" ? s.roll_off : null,
+        headMayLeave: rules() === "long_nardy" ? head : 0,
+        hitting: HITTING.has(rules()),
+      });
+    }
+  }
+
+  async function loadLog() {
+    const games = await attempt(() => api.get(`matches/${matchId}/games/`), { quiet: true });
+    if (!games || stopped) return;
+    const parts = [];
+    for (const game of games) {
+      let turns = gameMoves.get(game.number);
+      if (!turns) {
+        turns = await attempt(() => api.get(`matches/${matchId}/games/${game.number}/moves/`),
+                              { quiet: true }) || [];
+        if (game.winner) gameMoves.set(game.number, turns);
+      }
+      parts.push(h("li", { class: "game-head" }, `Game ${game.number}`
+        + (game.starter ? ` — ${cap(game.starter)} starts` : "")));
+      for (const t of turns) {
+        const dice = t.dice && t.dice.length ? t.dice.join("-") : "";
+        const steps = (t.steps || []).map(stepText).join(" ");
+        const pass = t.passed ? `pass (${t.pass_reason || "no legal move"})` : "";
+        parts.push(h("li", { class: `turn ${t.side}${t.passed ? " passed" : ""}` },
+          h("span", { class: "n" }, `${t.number}.`), " ",
+          h("span", { class: `swatch ${t.side}` }), ` ${cap(t.side)} ${dice}: `,
+          [steps, pass].filter(Boolean).join(" ") || "…"));
+      }
+      if (game.winner) {
+        parts.push(h("li", { class: "game-result", "data-result": resultName(game) },
+                     resultSentence(game)));
+      }
+    }
+    if (match && match.status === "finished") {
+      parts.push(h("li", { class: "match-result" }, `Match: ${cap(match.winner)} wins `
+        + `${match.score.white}–${match.score.black}`));
+    }
+    const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
+    log.replaceChildren(...parts);
+    if (atBottom) log.scrollTop = log.scrollHeight;
+    const last = [...games].reverse().find((g) => g.winner);
+    if (last && (!match || match.status === "finished" || last.number === games.length - 1
+                 || last.number === games.length)) {
+      result.hidden = false;
+      result.textContent = resultSentence(last)
+        + (match && match.status === "finished"
+          ? `. Match over: ${cap(match.winner)} wins ${match.score.white}–${match.score.black}.`
+          : ".");
+    } else {
+      result.hidden = true;
+    }
+  }
+
+  function onEvents(events) {
+    for (const e of events) {
+      const d = e.data || {};
+      const mine = mySides().includes(d.side) && !(match && match.hotseat);
+      if (e.type === "step" && !mine) {
+        announce.textContent = `${cap(d.side)} played ${stepText(d)}`;
+      } else if (e.type === "pass") {
+        announce.textContent = `${cap(d.side)} cannot move: ${d.reason || "no legal move"}`;
+      } else if (e.type === "game_over") {
+        toast(`Game ${d.game}: ${cap(d.winner)} wins ${d.points} point${d.points > 1 ? "s" : ""}`
+          + (d.result ? ` — ${RESULT_NAMES[d.result] || d.result}` : d.mars ? " — mars" : ""));
+      } else if (e.type === "roll" && !mine) {
+        announce.textContent = `${cap(d.side)} rolled ${(d.dice || []).join("-")}`;
+      }
+    }
+    refetch();
+  }
+
+  (async () => {
+    await load();
+    if (stopped || !match) return;
+    live = new MatchLive(matchId, {
+      after: await lastSeq(),
+      onEvents,
+      onStatus(status, mode) {
+        liveLine.dataset.state = status;
+        liveLine.dataset.mode = mode;
+        liveLine.textContent = status === "live"
+          ? `● live${mode === "stream" ? "" : mode === "poll" ? " (long poll)" : " (polling)"}`
+          : "reconnecting…";
+        if (status === "live") refetch(0);   // whatever happened while we were away
+      },
+    });
+    live.start();
+  })();
+
+  async function lastSeq() {
+    const events = await attempt(() => api.get(`matches/${matchId}/events/`), { quiet: true });
+    return events && events.length ? events[events.length - 1].seq : 0;
+  }
+
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(refetchTimer);
+      if (live) live.stop();
+    },
+  };
+}
+
+renderWho();
+route();

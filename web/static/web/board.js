@@ -1,0 +1,521 @@
+// The board: a component of its own (as chessground is for lichess). It is fed a
+// position in one side's numbering and the legal next steps, draws an SVG, and emits
+// the step the player chose; it knows nothing of the API. Keyboard play and the
+// screen-reader labels are part of it.
+//
+// Layout (RULES R1, R33; RULES-FAMILY H1). The board is always drawn in the numbering
+// of `board.perspective` (the server already serves it so: a client never converts),
+// and one picture serves every rule set:
+//
+//   wide (> 480 px)                                 narrow (<= 480 px): the wide board
+//   ┌─────────────────────┬───┬─────────────────────┐ ┌──┐   folded at the bar, its left
+//   │ 13 14 15 16 17 18   │bar│ 19 20 21 22 23 [24] │ │off  half stacked on its right:
+//   │                     │   │                     │ │th│   ┌───────────────────┐
+//   │ 12 11 10  9  8  7   │   │  6  5  4  3  2   1  │ │off  │ 13 14 15 16 17 18 │
+//   └─────────────────────┴───┴─────────────────────┘ │mi│   │ 12 11 10  9  8  7 │
+//                                                            ├──── bar strip ────┤
+//   The own head (24) is at the top right; the own checkers  │ 19 20 21 22 23[24]│
+//   travel the top row right to left (24 → 13), come down    │  6  5  4  3  2  1 │
+//   at the left and travel the bottom row left to right      └───────────────────┘
+//   (12 → 1) into the home (1–6) at the bottom right, and      the head at the right
+//   bear off into the tray at the right ("off", mine below,    end of the row just
+//   theirs above).                                             above home (R33).
+//
+// Long Nardy: the opponent's head is our 12 (R2), the bottom left, and it travels the
+// same way round from there (its home is our 13–18, the top left). Hitting games (H1):
+// the opponent's point p is our 25 − p, so it starts at our 1 (bottom right) and
+// travels the other way, into its home, our 19–24 at the top right. Our checkers on
+// the bar enter into that quarter, so they wait in the top half of the bar; the
+// opponent's in the bottom half. A step `from: 25` enters; `to: 0` bears off.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const R = 27;          // checker radius
+const PW = 60;         // point width
+const M = 28;          // frame (point numbers are printed on it)
+const BAR = 48;
+const TRAY = 66;
+const WIDE = { ROW: 240, GAP: 60 };
+const NARROW = { ROW: 200, GAP: 56, STRIP: 76 };
+const NARROW_QUERY = "(max-width: 480px)";
+
+const escapeText = (s) => String(s).replace(/[&<>"]/g, (c) => (
+  { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+
+const other = (colour) => (colour === "white" ? "black" : "white");
+
+/** Screen geometry for every place of the board, in one side's numbering. */
+export function layout(narrow) {
+  const places = {};
+  let width, height, dice, labels = [];
+  const point = (p, x, base, dir, row) => {
+    places["p" + p] = { kind: "point", point: p, x, base, dir, len: row, w: PW,
+                        cx: x + PW / 2, cy: base + dir * row / 2 };
+  };
+  if (!narrow) {
+    const { ROW, GAP } = WIDE;
+    const bottom = M + 2 * ROW + GAP;
+    for (let p = 1; p <= 24; p++) {
+      const top = p >= 13;
+      const col = top ? p - 13 : 12 - p;
+      const x = M + col * PW + (col >= 6 ? BAR : 0);
+      point(p, x, top ? M : bottom, top ? 1 : -1, ROW);
+      labels.push({ p, x: x + PW / 2, y: top ? M - 9 : bottom + 20 });
+    }
+    const barX = M + 6 * PW;
+    places.bar = { kind: "bar", x: barX, y: M, w: BAR, h: ROW, cx: barX + BAR / 2,
+                   cy: M + ROW / 2, axis: "v", dir: 1 };
+    places.barTheirs = { kind: "bar", x: barX, y: M + ROW + GAP, w: BAR, h: ROW,
+                         cx: barX + BAR / 2, cy: M + ROW + GAP + ROW / 2, axis: "v", dir: -1 };
+    const trayX = M + 12 * PW + BAR + 14;
+    places.offTheirs = { kind: "off", x: trayX, y: M, w: TRAY, h: ROW, cx: trayX + TRAY / 2,
+                         cy: M + ROW / 2, dir: 1 };
+    places.off = { kind: "off", x: trayX, y: M + ROW + GAP, w: TRAY, h: ROW,
+                   cx: trayX + TRAY / 2, cy: M + ROW + GAP + ROW / 2, dir: -1 };
+    width = trayX + TRAY + M;
+    height = bottom + M;
+    dice = { cx: M + 6 * PW + BAR + 3 * PW, cy: M + ROW + GAP / 2 };
+    places.felt = [{ x: M, y: M, w: 6 * PW, h: 2 * ROW + GAP },
+                   { x: M + 6 * PW + BAR, y: M, w: 6 * PW, h: 2 * ROW + GAP }];
+    places.frame = { x: 0, y: 0, w: M + 12 * PW + BAR + M, h: height };
+  } else {
+    const { ROW, GAP, STRIP } = NARROW;
+    const half = 2 * ROW + GAP;
+    const lowerTop = M + half + STRIP;
+    for (let p = 1; p <= 24; p++) {
+      let col, base, dir, labelY;
+      if (p >= 13 && p <= 18) { col = p - 13; base = M; dir = 1; labelY = M - 9; }
+      else if (p >= 7 && p <= 12) { col = 12 - p; base = M + half; dir = -1; labelY = M + half + 17; }
+      else if (p >= 19) { col = p - 19; base = lowerTop; dir = 1; labelY = lowerTop - 7; }
+      else { col = 6 - p; base = lowerTop + half; dir = -1; labelY = lowerTop + half + 20; }
+      const x = M + col * PW;
+      point(p, x, base, dir, ROW);
+      labels.push({ p, x: x + PW / 2, y: labelY });
+    }
+    const stripY = M + half + 22;
+    places.bar = { kind: "bar", x: M + 3 * PW, y: stripY, w: 3 * PW, h: STRIP - 44,
+                   cx: M + 4.5 * PW, cy: stripY + (STRIP - 44) / 2, axis: "h", dir: 1 };
+    places.barTheirs = { kind: "bar", x: M, y: stripY, w: 3 * PW, h: STRIP - 44,
+                         cx: M + 1.5 * PW, cy: stripY + (STRIP - 44) / 2, axis: "h", dir: -1 };
+    const trayX = M + 6 * PW + 12;
+    places.offTheirs = { kind: "off", x: trayX, y: M, w: TRAY - 6, h: half, cx: trayX + 30,
+                         cy: M + half / 2, dir: 1 };
+    places.off = { kind: "off", x: trayX, y: lowerTop, w: TRAY - 6, h: half, cx: trayX + 30,
+                   cy: lowerTop + half / 2, dir: -1 };
+    width = trayX + TRAY - 6 + M;
+    height = lowerTop + half + M;
+    dice = { cx: M + 3 * PW, cy: lowerTop + ROW + GAP / 2 };
+    places.felt = [{ x: M, y: M, w: 6 * PW, h: half }, { x: M, y: lowerTop, w: 6 * PW, h: half }];
+    places.frame = { x: 0, y: 0, w: M + 6 * PW + M, h: height };
+    places.strip = { x: M, y: M + half, w: 6 * PW, h: STRIP };
+  }
+  return { places, width, height, dice, labels, narrow };
+}
+
+const PIPS = {
+  1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
+};
+
+function dieSvg(value, cx, cy, size, used, label) {
+  const h = size / 2, q = size * 0.27;
+  const pips = (PIPS[value] || []).map(([dx, dy]) =>
+    `<circle cx="${cx + dx * q}" cy="${cy + dy * q}" r="${size * 0.09}" class="pip"/>`).join("");
+  return `<g class="die${used ? " used" : ""}" data-value="${value}" role="img"
+    aria-label="${escapeText(label)}"><rect x="${cx - h}" y="${cy - h}" width="${size}"
+    height="${size}" rx="${size * 0.18}" class="die-face"/>${pips}</g>`;
+}
+
+/** Which of `dice` are still to play, as flags (the used ones first). */
+export function diceUsage(dice, left) {
+  if (!dice || !dice.length) return [];
+  const faces = dice[0] === dice[1] && dice.length === 2 ? [dice[0], dice[0], dice[0], dice[0]]
+                                                         : [...dice];
+  const remaining = [...(left || [])];
+  const flags = faces.map((value) => {
+    const i = remaining.indexOf(value);
+    if (i >= 0) { remaining.splice(i, 1); return true; }
+    return false;
+  });
+  // Played dice first, so the row reads left to right as the turn goes.
+  return faces.map((value, i) => ({ value, left: flags[i] }))
+              .sort((a, b) => Number(a.left) - Number(b.left));
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+export class Board {
+  constructor(host, { onMove = () => {}, onSelect = () => {} } = {}) {
+    this.host = host;
+    this.onMove = onMove;
+    this.onSelect = onSelect;
+    this.selected = null;   // a source key: "p13" or "bar"
+    this.focusKey = null;
+    this.data = null;
+    this.media = window.matchMedia(NARROW_QUERY);
+    this.media.addEventListener("change", () => this.render());
+    host.addEventListener("click", (e) => {
+      const el = e.target.closest("[data-key]");
+      if (el && this.host.contains(el)) this.press(el.dataset.key);
+    });
+    host.addEventListener("keydown", (e) => this.key(e));
+    host.addEventListener("focusin", (e) => {
+      const el = e.target.closest("[data-key]");
+      if (el) this.focusKey = el.dataset.key;
+    });
+  }
+
+  get narrow() { return this.media.matches; }
+
+  /**
+   * data: { board, legalSteps, interactive, dice, diceLeft, headMayLeave, rules,
+   *         colours: {mine, theirs}, hits }
+   */
+  update(data) {
+    const before = this.data;
+    this.data = data;
+    const sources = this.sources();
+    if (this.selected && !sources.has(this.selected)) this.selected = null;
+    if (before && before.board && data.board
+        && before.board.perspective !== data.board.perspective) this.selected = null;
+    this.render();
+  }
+
+  keyOf(point) { return point === 25 ? "bar" : point === 0 ? "off" : "p" + point; }
+
+  sources() {
+    const steps = (this.data && this.data.interactive && this.data.legalSteps) || [];
+    return new Set(steps.map((s) => this.keyOf(s.from)));
+  }
+
+  /** The legal steps from the selected source, by destination key. */
+  landings() {
+    const out = new Map();
+    if (!this.selected || !this.data || !this.data.interactive) return out;
+    for (const step of this.data.legalSteps || []) {
+      if (this.keyOf(step.from) !== this.selected) continue;
+      const key = this.keyOf(step.to);
+      // Bearing off may take more than one die; the smallest that fits is played
+      // (the larger stays for another checker).
+      if (!out.has(key) || step.die < out.get(key).die) out.set(key, step);
+    }
+    return out;
+  }
+
+  press(key) {
+    const landings = this.landings();
+    if (landings.has(key)) {
+      const step = landings.get(key);
+      this.selected = null;
+      this.onMove({ from: step.from, to: step.to, die: step.die });
+      return;
+    }
+    const sources = this.sources();
+    if (sources.has(key)) {
+      this.selected = this.selected === key ? null : key;
+    } else {
+      this.selected = null;
+    }
+    this.onSelect(this.selected);
+    this.render();
+  }
+
+  key(e) {
+    const el = e.target.closest("[data-key]");
+    if (!el) return;
+    const key = el.dataset.key;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      this.focusKey = key;
+      this.press(key);
+      return;
+    }
+    if (e.key === "Escape") {
+      this.selected = null;
+      this.render();
+      return;
+    }
+    const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (!dirs[e.key]) return;
+    e.preventDefault();
+    const next = this.neighbour(key, ...dirs[e.key]);
+    if (next) this.focus(next);
+  }
+
+  /** The nearest focusable place in a screen direction (the layout differs when narrow). */
+  neighbour(key, dx, dy) {
+    const places = this.geometry.places;
+    const from = places[key];
+    let best = null, bestScore = Infinity;
+    for (const k of this.focusable) {
+      if (k === key) continue;
+      const p = places[k];
+      const ox = p.cx - from.cx, oy = p.cy - from.cy;
+      const along = dx ? ox * dx : oy * dy;
+      const across = Math.abs(dx ? oy : ox);
+      if (along <= 0 || across > along * 1.2 + 10) continue;
+      const score = along + across * 3;
+      if (score < bestScore) { bestScore = score; best = k; }
+    }
+    return best;
+  }
+
+  focus(key) {
+    this.focusKey = key;
+    for (const el of this.host.querySelectorAll("[data-key]")) {
+      el.setAttribute("tabindex", el.dataset.key === key ? "0" : "-1");
+    }
+    const el = this.host.querySelector(`[data-key="${key}"]`);
+    if (el) el.focus();
+  }
+
+  colourOf(count) {
+    const mine = this.data.board.perspective;
+    return count > 0 ? mine : other(mine);
+  }
+
+  label(key, count, flags) {
+    const place = this.geometry.places[key];
+    const mine = this.data.board.perspective;
+    let text;
+    if (place.kind === "point") {
+      const n = Math.abs(count);
+      text = `point ${place.point}, ` + (n ? `${plural(n, this.colourOf(count) + " checker")}`
+                                            : "empty");
+      if (place.point === 24 && !this.data.hitting) text += ", your head";
+    } else if (key === "bar") {
+      text = `bar, ${plural(count, mine + " checker")}`;
+    } else {
+      text = `borne off, ${plural(count, mine + " checker")}`;
+    }
+    if (flags.landing) text += ", legal landing";
+    if (flags.selected) text += ", selected";
+    else if (flags.source) text += ", can move";
+    return text;
+  }
+
+  render() {
+    if (!this.data || !this.data.board) { this.host.innerHTML = ""; return; }
+    const hadFocus = this.host.contains(document.activeElement);
+    const g = this.geometry = layout(this.narrow);
+    const { board } = this.data;
+    const mine = board.perspective, theirs = other(mine);
+    const points = board.points || {};
+    const bar = board.bar || { mine: 0, theirs: 0 };
+    const off = board.off || { mine: 0, theirs: 0 };
+    const sources = this.sources();
+    const landings = this.landings();
+    const parts = [];
+
+    parts.push(`<defs>
+      <linearGradient id="wood" x1="0" y1="0" x2="1" y2="1">
+        <stop offset="0" stop-color="#8a5a33"/><stop offset="0.5" stop-color="#6e4426"/>
+        <stop offset="1" stop-color="#5a361d"/></linearGradient>
+      <radialGradient id="felt" cx="0.5" cy="0.5" r="0.75">
+        <stop offset="0" stop-color="#2f7a55"/><stop offset="1" stop-color="#1e5a3d"/></radialGradient>
+      <radialGradient id="c-white" cx="0.38" cy="0.32" r="0.75">
+        <stop offset="0" stop-color="#fffdf6"/><stop offset="1" stop-color="#d8cdb4"/></radialGradient>
+      <radialGradient id="c-black" cx="0.38" cy="0.32" r="0.75">
+        <stop offset="0" stop-color="#5b5b5b"/><stop offset="1" stop-color="#141414"/></radialGradient>
+    </defs>`);
+    const f = g.places.frame;
+    parts.push(`<rect class="frame" x="0" y="0" width="${g.width}" height="${g.height}" rx="14"
+      fill="url(#wood)"/>`);
+    for (const felt of g.places.felt) {
+      parts.push(`<rect class="felt" x="${felt.x}" y="${felt.y}" width="${felt.w}"
+        height="${felt.h}" fill="url(#felt)"/>`);
+    }
+    if (g.places.strip) {
+      const s = g.places.strip;
+      parts.push(`<rect class="strip" x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}"/>`);
+    }
+    void f;
+
+    // The points and their stacks.
+    this.focusable = [];
+    for (let p = 24; p >= 1; p--) {
+      const key = "p" + p;
+      const place = g.places[key];
+      const count = points[String(p)] || 0;
+      const flags = { source: sources.has(key), selected: this.selected === key,
+                      landing: landings.has(key) };
+      parts.push(this.pointSvg(key, place, p, count, flags));
+      this.focusable.push(key);
+    }
+    for (const label of g.labels) {
+      parts.push(`<text class="point-number${label.p === 24 ? " head" : ""}" x="${label.x}"
+        y="${label.y}" text-anchor="middle" aria-hidden="true">${label.p}</text>`);
+    }
+
+    // The bar: ours is a source (entering, from 25); theirs only shows.
+    const barFlags = { source: sources.has("bar"), selected: this.selected === "bar",
+                       landing: false };
+    if (this.data.hitting) {
+      parts.push(this.trayLike("bar", g.places.bar, bar.mine || 0, mine, barFlags, "bar"));
+      parts.push(this.trayLike("barTheirs", g.places.barTheirs, bar.theirs || 0, theirs, null,
+                               "bar"));
+      this.focusable.push("bar");
+    }
+    // Off trays: ours is a landing when bearing off is legal.
+    parts.push(this.trayLike("off", g.places.off, off.mine || 0, mine,
+                             { source: false, selected: false, landing: landings.has("off") }, "off"));
+    parts.push(this.trayLike("offTheirs", g.places.offTheirs, off.theirs || 0, theirs, null, "off"));
+    this.focusable.push("off");
+
+    // The dice of the turn (played ones dimmed) or the roll-off dice.
+    const usage = diceUsage(this.data.dice, this.data.diceLeft);
+    if (usage.length) {
+      const size = usage.length > 2 ? 38 : 46;
+      const gap = size + 10;
+      const start = g.dice.cx - ((usage.length - 1) * gap) / 2;
+      usage.forEach((d, i) => parts.push(dieSvg(d.value, start + i * gap, g.dice.cy, size,
+        !d.left, `die ${d.value}${d.left ? "" : ", played"}`)));
+    } else if (this.data.rollOff) {
+      const ro = this.data.rollOff;
+      const items = [["white", ro.white], ["black", ro.black]].filter(([, v]) => v);
+      items.forEach(([colour, v], i) => parts.push(`<g class="rolloff-die ${colour}">${dieSvg(
+        v, g.dice.cx + (i - (items.length - 1) / 2) * 60, g.dice.cy, 42, false,
+        `${colour} rolled ${v}`)}</g>`));
+    }
+
+    // R13: the head counter, beside the head, in Long Nardy.
+    if (this.data.headMayLeave > 0) {
+      const head = g.places.p24;
+      const y = head.base + head.len + 16;
+      parts.push(`<g class="head-badge" aria-hidden="true"><rect x="${head.x - 44}" y="${y - 15}"
+        width="${PW + 44}" height="22" rx="11"/><text x="${head.x + PW / 2 - 22}" y="${y + 1}"
+        text-anchor="middle">${this.data.headMayLeave} may leave</text></g>`);
+    }
+
+    const view = `${mine[0].toUpperCase()}${mine.slice(1)}'s view`;
+    this.host.innerHTML = `<svg xmlns="${SVG_NS}" class="board${g.narrow ? " narrow" : ""}"
+      viewBox="0 0 ${g.width} ${g.height}" role="group" data-perspective="${mine}"
+      data-layout="${g.narrow ? "narrow" : "wide"}"
+      aria-label="Board, ${view}; arrow keys move between points, Enter or Space picks a checker and lands it">
+      ${parts.join("")}</svg>`;
+
+    // Roving tabindex: one stop on the board, the arrows do the rest.
+    const keep = this.focusKey && this.focusable.includes(this.focusKey) ? this.focusKey
+      : this.selected || [...sources][0] || "p24";
+    for (const el of this.host.querySelectorAll("[data-key]")) {
+      el.setAttribute("tabindex", el.dataset.key === keep ? "0" : "-1");
+    }
+    if (hadFocus) {
+      const el = this.host.querySelector(`[data-key="${keep}"]`);
+      if (el) el.focus();
+    }
+  }
+
+  stackPositions(place, n) {
+    const room = place.len - 8;
+    const step = n <= 1 ? 0 : Math.min(2 * R, (room - 2 * R) / (n - 1));
+    return Array.from({ length: n }, (_, i) => ({
+      cx: place.cx, cy: place.base + place.dir * (R + 4 + i * step) }));
+  }
+
+  checkerSvg(cx, cy, colour, extra = "", r = R) {
+    return `<g class="checker ${colour}${extra}"><circle cx="${cx}" cy="${cy}" r="${r}"
+      fill="url(#c-${colour})" class="checker-body"/><circle cx="${cx}" cy="${cy}"
+      r="${r * 0.62}" class="checker-ring"/></g>`;
+  }
+
+  pointSvg(key, place, p, count, flags) {
+    const { x, base, dir, len } = place;
+    const tip = base + dir * (len - 12);
+    const shade = p % 2 ? "light" : "dark";
+    const n = Math.abs(count);
+    const colour = n ? this.colourOf(count) : "";
+    const cls = ["pt", shade, flags.source && "source", flags.selected && "selected",
+                 flags.landing && "landing"].filter(Boolean).join(" ");
+    const out = [`<g class="${cls}" data-key="${key}" data-point="${p}" data-count="${n}"
+      data-colour="${colour}" role="button" tabindex="-1"
+      aria-label="${escapeText(this.label(key, count, flags))}">`];
+    const hitTop = dir > 0 ? base : base - len;
+    out.push(`<rect class="hit" x="${x}" y="${hitTop}" width="${PW}" height="${len}"/>`);
+    out.push(`<polygon class="tri" points="${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}"/>`);
+    if (flags.landing) {
+      out.push(`<polygon class="landing-mark" points="${x + 3},${base} ${x + PW - 3},${base} ${x + PW / 2},${tip}"/>`);
+    }
+    const stack = this.stackPositions(place, n);
+    stack.forEach((pos, i) => {
+      const top = i === n - 1;
+      const extra = top && flags.selected ? " lifted" : top && flags.source ? " movable" : "";
+      out.push(this.checkerSvg(pos.cx, pos.cy, colour, extra));
+    });
+    if (n > 4) {
+      const pos = stack[n - 1];
+      out.push(`<text class="count ${colour}" x="${pos.cx}" y="${pos.cy + 6}"
+        text-anchor="middle" aria-hidden="true">${n}</text>`);
+    }
+    if (flags.landing) {
+      // Not colour alone: a ring with a dot where the checker would land.
+      const at = this.stackPositions(place, n + 1)[n];
+      out.push(`<g class="landing-spot" aria-hidden="true"><circle cx="${at.cx}" cy="${at.cy}"
+        r="${R - 3}"/><circle cx="${at.cx}" cy="${at.cy}" r="5" class="dot"/></g>`);
+    }
+    out.push(`<rect class="focus-ring" x="${x + 1}" y="${hitTop + 1}" width="${PW - 2}"
+      height="${len - 2}" rx="6"/>`);
+    out.push("</g>");
+    return out.join("");
+  }
+
+  trayLike(key, place, count, colour, flags, kind) {
+    const focusable = flags !== null;
+    const cls = [kind, key === "bar" || key === "off" ? "mine" : "theirs",
+                 flags && flags.source && "source", flags && flags.selected && "selected",
+                 flags && flags.landing && "landing"].filter(Boolean).join(" ");
+    const attrs = focusable
+      ? `data-key="${key}" role="button" tabindex="-1" aria-label="${escapeText(
+        this.label(key, count, flags))}"`
+      : `role="img" aria-label="${escapeText(`${kind === "bar" ? "bar" : "borne off"}, ${
+        plural(count, colour + " checker")}`)}"`;
+    const out = [`<g class="${cls}" ${attrs} data-count="${count}" data-colour="${colour}">`];
+    out.push(`<rect class="tray-bg" x="${place.x}" y="${place.y}" width="${place.w}"
+      height="${place.h}" rx="6"/>`);
+    if (kind === "off") {
+      // Borne-off checkers lie on their edge: thin slabs.
+      const slab = Math.min(12, (place.h - 12) / 15);
+      for (let i = 0; i < count; i++) {
+        const y = place.dir > 0 ? place.y + 6 + i * slab : place.y + place.h - 6 - (i + 1) * slab;
+        out.push(`<rect class="slab ${colour}" x="${place.x + 8}" y="${y}" width="${place.w - 16}"
+          height="${slab - 2}" rx="3"/>`);
+      }
+      if (count) {
+        out.push(`<text class="tray-count" x="${place.cx}" y="${place.dir > 0
+          ? place.y + place.h - 10 : place.y + 20}" text-anchor="middle"
+          aria-hidden="true">${count}</text>`);
+      }
+    } else if (count) {
+      const r = place.axis === "h" ? 15 : R - 4;
+      const shown = Math.min(count, 4);
+      for (let i = 0; i < shown; i++) {
+        const cx = place.axis === "h" ? place.cx + place.dir * (i * 2 * r - (shown - 1) * r)
+                                      : place.cx;
+        const cy = place.axis === "h" ? place.cy
+          : place.dir > 0 ? place.y + place.h - r - 6 - i * 2 * r : place.y + r + 6 + i * 2 * r;
+        const top = i === shown - 1;
+        const extra = top && flags && flags.selected ? " lifted"
+          : top && flags && flags.source ? " movable" : "";
+        out.push(this.checkerSvg(cx, cy, colour, extra, r));
+      }
+      if (count > 1) {
+        out.push(`<text class="tray-count" x="${place.cx}" y="${place.axis === "h"
+          ? place.cy + 5 : place.dir > 0 ? place.y + 18 : place.y + place.h - 8}"
+          text-anchor="middle" aria-hidden="true">${count}</text>`);
+      }
+    }
+    if (flags && flags.landing) {
+      out.push(`<rect class="landing-mark" x="${place.x + 2}" y="${place.y + 2}"
+        width="${place.w - 4}" height="${place.h - 4}" rx="6"/>`);
+      out.push(`<g class="landing-spot" aria-hidden="true"><circle cx="${place.cx}"
+        cy="${place.cy}" r="${Math.min(R - 3, place.w / 2 - 6)}"/><circle cx="${place.cx}"
+        cy="${place.cy}" r="5" class="dot"/></g>`);
+    }
+    if (focusable) {
+      out.push(`<rect class="focus-ring" x="${place.x + 1}" y="${place.y + 1}"
+        width="${place.w - 2}" height="${place.h - 2}" rx="6"/>`);
+    }
+    out.push("</g>");
+    return out.join("");
+  }
+}

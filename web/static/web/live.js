@@ -1,0 +1,119 @@
+// A match's events as they happen, from the best channel the server has:
+//   1. the stream, GET matches/{id}/stream/ (Server-Sent Events, session cookie);
+//   2. where there is none, the long poll GET events/?after=N&wait=25;
+//   3. a server that ignores `wait` answers at once, so an empty answer that came back
+//      quickly is followed by a short pause: plain polling of events/?after=N.
+// Every channel resumes from the last seq seen (Last-Event-ID or ?after=), so a cut
+// loses nothing; the status says "live" or "reconnecting" meanwhile.
+
+import { API, api } from "./api.js";
+
+const EVENT_TYPES = [
+  "match_created", "joined", "game_start", "roll_off", "roll", "step", "pass", "game_over",
+  "resign", "match_over", "aborted", "cancelled", "declined", "offer", "accept", "refuse",
+  "claim", "rematch", "your_turn", "presence", "clock", "message",
+];
+const WAIT = 25;
+const POLL_PAUSE = 700;      // ms between plain polls
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class MatchLive {
+  constructor(matchId, { after = 0, onEvents = () => {}, onStatus = () => {} } = {}) {
+    this.matchId = matchId;
+    this.seq = after;
+    this.onEvents = onEvents;
+    this.onStatus = onStatus;
+    this.stopped = false;
+    this.source = null;
+    this.abort = null;
+    this.mode = null;
+    this.status = null;
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.onStatus(status, this.mode);
+  }
+
+  start() {
+    if (typeof EventSource === "function" && !window.__nardNoStream) this.openStream();
+    else this.poll();
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.source) this.source.close();
+    if (this.abort) this.abort.abort();
+  }
+
+  deliver(events) {
+    const fresh = events.filter((e) => e && typeof e.seq === "number" && e.seq > this.seq)
+                        .sort((a, b) => a.seq - b.seq);
+    if (!fresh.length) return;
+    this.seq = fresh[fresh.length - 1].seq;
+    this.onEvents(fresh);
+  }
+
+  openStream() {
+    this.mode = "stream";
+    let opened = false;
+    const url = `${API}matches/${this.matchId}/stream/?after=${this.seq}`;
+    const source = this.source = new EventSource(url, { withCredentials: true });
+    const receive = (message) => {
+      let event;
+      try { event = JSON.parse(message.data); } catch { return; }
+      if (event && typeof event.seq !== "number" && message.lastEventId) {
+        event.seq = Number(message.lastEventId);
+      }
+      this.deliver([event]);
+    };
+    source.onmessage = receive;
+    for (const type of EVENT_TYPES) source.addEventListener(type, receive);
+    source.onopen = () => { opened = true; this.setStatus("live"); };
+    source.onerror = () => {
+      if (this.stopped) return;
+      if (!opened) {
+        // No stream here (404, or not an event stream): fall back to the long poll.
+        source.close();
+        this.poll();
+        return;
+      }
+      this.setStatus("reconnecting");
+      if (source.readyState === EventSource.CLOSED) {
+        // The browser gave up (the server refused the reconnect): try again ourselves,
+        // from the last event seen.
+        setTimeout(() => { if (!this.stopped) this.openStream(); }, 2000);
+      }
+      // Otherwise the browser reconnects by itself, sending Last-Event-ID.
+    };
+  }
+
+  async poll() {
+    this.mode = "poll";
+    let failures = 0;
+    while (!this.stopped) {
+      const began = Date.now();
+      this.abort = new AbortController();
+      try {
+        const events = await api.get(
+          `matches/${this.matchId}/events/?after=${this.seq}&wait=${WAIT}`,
+          { signal: this.abort.signal });
+        failures = 0;
+        this.setStatus("live");
+        const list = Array.isArray(events) ? events : (events && events.results) || [];
+        this.deliver(list);
+        if (!list.length && Date.now() - began < (WAIT * 1000) / 2) {
+          // The server does not hold the request (no `wait`): poll plainly.
+          this.mode = "polling";
+          await sleep(POLL_PAUSE);
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        failures += 1;
+        this.setStatus("reconnecting");
+        await sleep(Math.min(8000, 500 * 2 ** Math.min(failures, 4)));
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+"""The play page and its session login; everything else the page does goes through
+the public API (``/api/v1/``) with the session cookie (docs/web.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views import View
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+MAX_FIELD = 4096  # longer than any username or password the accounts accept
+
+
+def _error(status: int, code: str, message: str, **details: Any) -> JsonResponse:
+    """The API's one error shape, so the page reads every refusal the same way."""
+    return JsonResponse({"error": {"code": code, "message": message, "details": details}},
+                        status=status)
+
+
+def _me(request: HttpRequest) -> dict[str, Any]:
+    user = request.user
+    if not user.is_authenticated:
+        return {"username": None}
+    return {"username": user.get_username(),
+            "display_name": getattr(user, "display_name", "") or user.get_username()}
+
+
+@ensure_csrf_cookie
+def play(request: HttpRequest) -> HttpResponse:
+    """The single page: lobby and board. The csrftoken cookie it sets is what the page
+    sends back as ``X-CSRFToken`` with every session-authenticated write."""
+    return render(request, "web/play.html", {"me": _me(request)})
+
+
+class SessionView(View):
+    """``GET`` who is logged in; ``POST {username, password}`` logs in (a session, the
+    same accounts as the API's tokens); ``DELETE`` logs out. CSRF-protected like every
+    form of the site: the page sends the csrftoken cookie back as ``X-CSRFToken``."""
+
+    http_method_names = ["get", "post", "delete"]
+
+    def get(self, request: HttpRequest) -> JsonResponse:
+        return JsonResponse(_me(request))
+
+    def post(self, request: HttpRequest) -> JsonResponse:
+        try:
+            body = json.loads(request.body or b"{}")
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "validation_error", "The body is not JSON.")
+        if not isinstance(body, dict):
+            return _error(400, "validation_error", "The body must be a JSON object.")
+        username, password = body.get("username"), body.get("password")
+        missing = {name: ["This field is required."] for name, value
+                   in (("username", username), ("password", password))
+                   if not isinstance(value, str) or not value or len(value) > MAX_FIELD
+                   or "\x00" in value}
+        if missing:
+            return _error(400, "validation_error", "The request has invalid fields.",
+                          **missing)
+        user = authenticate(request, username=username, password=password)
+        if user is None:
+            return _error(401, "not_authenticated", "Invalid username or password.")
+        login(request, user)
+        return JsonResponse(_me(request))
+
+    def delete(self, request: HttpRequest) -> HttpResponse:
+        logout(request)
+        return HttpResponse(status=204)
