@@ -9,6 +9,11 @@ Prints three figures, all single-process and seeded:
 3. the worst single query time over a stress set (15 checkers spread over many
    points, every double and some non-doubles); each query is timed ``--repeat`` times
    and its best time kept, so the figure is the query's cost, not a scheduler hiccup.
+
+Then, for each hitting game (``short_nardy``, ``backgammon``, ``nard``, through
+``RULESETS``), the same self-play figure and the worst query over its own stress set
+(the mover spread wide against many blots, sometimes with checkers on the bar), and
+its self-play speed as a share of Long Nardy's in the same run.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ import random
 import time
 from collections.abc import Iterator
 
+from .hitting import HITTING_RULESETS, HitPosition, HittingGame
 from .longnardy import legal_plays
 from .position import Position
-from .types import WHITE, Side
+from .types import BLACK, WHITE, Side
 
 ROLLS: tuple[tuple[int, int], ...] = tuple(
     (a, b) for a in range(1, 7) for b in range(1, a + 1))
@@ -131,6 +137,91 @@ def bench_worst(seed: int, repeat: int) -> tuple[float, str, int]:
     return worst, worst_case, queries
 
 
+def play_hitting_game(rules: HittingGame, rng: random.Random,
+                      max_turns: int = 10_000) -> tuple[int, int]:
+    """One random game of a hitting game; returns (turns, plays listed)."""
+    position = rules.initial()
+    side: Side = WHITE if rng.random() < 0.5 else BLACK
+    listed = 0
+    for turn in range(1, max_turns + 1):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = rules.legal_plays(position, side, dice, turn <= 2)
+        listed += len(plays)
+        position = plays[rng.randrange(len(plays))].position
+        if position.outcome() is not None:
+            return turn, listed
+        side = 1 - side
+    raise RuntimeError("game did not finish")  # pragma: no cover
+
+
+def bench_hitting_games(rules: HittingGame, seed: int, games: int) -> tuple[float, int, int]:
+    rng = random.Random(seed)
+    turns = listed = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        t, n = play_hitting_game(rules, rng)
+        turns += t
+        listed += n
+    return time.perf_counter() - start, turns, listed
+
+
+def hitting_stress_positions(rules: HittingGame, seed: int, count: int = 40,
+                             ) -> Iterator[HitPosition]:
+    """White (to move) spread over 10-15 points, sometimes with 1-2 on the bar; Black
+    as blots on up to 9 other points and the rest on one or two points."""
+    rng = random.Random(seed)
+    cap = rules.variant.cap or 15
+    made = 0
+    while made < count:
+        on_bar = rng.choice((0, 0, 1, 2))
+        spread = rng.randint(10, 15 - on_bar)
+        points = rng.sample(range(1, 25), spread)
+        mine = dict.fromkeys(points, 1)
+        for _ in range(15 - on_bar - spread):
+            p = rng.choice(points)
+            if mine[p] < cap:
+                mine[p] += 1
+        placed = sum(mine.values()) + on_bar
+        free = [p for p in range(1, 25) if p not in mine]
+        rng.shuffle(free)
+        blots = free[:rng.randint(3, min(9, len(free) - 2))]
+        counts: dict[int, int] = dict(mine)
+        for p in blots:
+            counts[p] = -1
+        rest = 15 - len(blots)
+        stacks = free[len(blots):len(blots) + 3]
+        for i, p in enumerate(stacks):
+            n = min(cap, rest if i == len(stacks) - 1 else rest // 2)
+            counts[p] = -n
+            rest -= n
+        if rest or placed != 15:
+            continue
+        try:
+            yield rules.position_from_perspective(WHITE, counts, 0, 0, on_bar, 0)
+        except ValueError:
+            continue
+        made += 1
+
+
+def bench_hitting_worst(rules: HittingGame, seed: int, repeat: int) -> tuple[float, str, int]:
+    worst = 0.0
+    worst_case = ""
+    queries = 0
+    rolls = [(d, d) for d in range(1, 7)] + [(6, 5), (2, 1), (4, 3)]
+    for position in hitting_stress_positions(rules, seed):
+        for dice in rolls:
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.perf_counter()
+                plays = rules.legal_plays(position, WHITE, dice, False)
+                best = min(best, time.perf_counter() - start)
+            queries += 1
+            if best > worst:
+                worst = best
+                worst_case = f"{position.to_id()} {dice[0]}-{dice[1]}: {len(plays)} plays"
+    return worst, worst_case, queries
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=300)
@@ -142,11 +233,20 @@ def main(argv: list[str] | None = None) -> None:
     print(f"self-play: {args.games} games, {turns} turns in {elapsed:.2f} s: "
           f"{args.games / elapsed:.1f} games/s, {turns / elapsed:.0f} turns/s, "
           f"{listed / turns:.1f} plays per turn")
+    long_rate = args.games / elapsed
     elapsed, n = bench_corpus(args.seed)
     print(f"corpus: {n} legal_plays queries in {elapsed:.2f} s: {n / elapsed:.0f} queries/s, "
           f"{elapsed / n * 1e6:.0f} us each")
     worst, case, n = bench_worst(args.seed, args.repeat)
     print(f"stress: {n} queries, worst {worst * 1e3:.2f} ms ({case})")
+    for rules in HITTING_RULESETS:
+        elapsed, turns, listed = bench_hitting_games(rules, args.seed, args.games)
+        rate = args.games / elapsed
+        print(f"{rules.name} self-play: {args.games} games, {turns} turns in {elapsed:.2f} s: "
+              f"{rate:.1f} games/s ({rate / long_rate:.0%} of long_nardy), "
+              f"{turns / elapsed:.0f} turns/s, {listed / turns:.1f} plays per turn")
+        worst, case, n = bench_hitting_worst(rules, args.seed, args.repeat)
+        print(f"{rules.name} stress: {n} queries, worst {worst * 1e3:.2f} ms ({case})")
 
 
 if __name__ == "__main__":

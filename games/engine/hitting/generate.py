@@ -403,11 +403,11 @@ def search(g: Mover, root: Layer, dice_left: tuple[int, ...], want_firsts: bool)
     return Search(finals, firsts, max_dice, both)
 
 
-def distinct_finals(finals: Layer) -> dict[int, tuple[Step, ...]]:
-    """One step order per distinct result (the readings of who hit are forgotten)."""
-    out: dict[int, tuple[Step, ...]] = {}
+def distinct_finals(finals: Layer) -> Layer:
+    """One state per distinct result: the readings of who hit (H10) are forgotten."""
+    out: Layer = {}
     for key, value in finals.items():
-        out.setdefault(key & _NO_MARKS, value[3])
+        out.setdefault(key & _NO_MARKS, value)
     return out
 
 

@@ -150,12 +150,19 @@ class HitPosition:
 
     def finished(self, side: Side) -> bool:
         """``side`` has won on the board: all 15 off (H14), ``nard``: all 15 home (H13)."""
-        if self.variant.bear_off:
+        if self.rules != "nard":
             return self.off[side] == CHECKERS
-        return self.bar[side] == 0 and self.all_home(side)
+        if self.bar[side]:
+            return False
+        # No own checker outside home (1..6): White's 7..24, Black's 7..24 = White's 1..18.
+        return max(self.points[6:]) <= 0 if side == WHITE else min(self.points[:18]) >= 0
 
     def outcome(self) -> Outcome | None:
         """The result when a side has won on the board (H14, H15), else ``None``."""
+        if self.rules != "nard":
+            white, black = self.off
+            if white != CHECKERS and black != CHECKERS:
+                return None
         for side in (WHITE, BLACK):
             if self.finished(side):
                 return self.result_for(side)

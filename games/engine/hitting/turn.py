@@ -36,21 +36,67 @@ _INDEX: Final = (tuple([-1] + [p - 1 for p in range(1, 25)]),
 _NO_MARKS: Final = (0,)
 
 
-@dataclass(frozen=True, slots=True)
 class HitPlay:
     """A complete play: its ``steps`` in order, which of them hit (``hits``, one flag
-    per step) and the resulting ``position``. ``str`` writes hit marks: ``13/7* 7/4``."""
+    per step) and the resulting ``position``. ``str`` writes hit marks: ``13/7* 7/4``.
 
-    steps: tuple[Step, ...]
-    position: HitPosition
-    hits: tuple[bool, ...]
+    Plays listed by the generator work out ``position`` and ``hits`` on first use
+    (most callers look at one play of many). Treat it as immutable.
+    """
+
+    __slots__ = ("_hits", "_key", "_mover", "_position", "steps")
+
+    def __init__(self, steps: tuple[Step, ...], position: HitPosition,
+                 hits: tuple[bool, ...]) -> None:
+        if len(hits) != len(steps):
+            raise ValueError("hits needs one flag per step")
+        self.steps = steps
+        self._position = position
+        self._hits = hits
+        self._mover = None
+        self._key = 0
+
+    @property
+    def position(self) -> HitPosition:
+        position = self._position
+        if position is None:
+            assert self._mover is not None
+            position = self._position = self._mover.position(self._key)
+        return position
+
+    @property
+    def hits(self) -> tuple[bool, ...]:
+        hits = self._hits
+        if hits is None:
+            assert self._mover is not None
+            hits = self._hits = hit_flags(self._mover, self.steps)
+        return hits
 
     def __str__(self) -> str:
         return format_play(self.steps, self.hits)
 
+    def __repr__(self) -> str:
+        return f"HitPlay({format_play(self.steps, self.hits)!r} -> {self.position})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HitPlay):
+            return NotImplemented
+        return self.steps == other.steps and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash((self.steps, self.position))
+
     @property
     def dice_used(self) -> int:
         return len(self.steps)
+
+
+# The slot descriptors' setters: the cheapest way to fill a play.
+_set_steps: Final = vars(HitPlay)["steps"].__set__
+_set_play_position: Final = vars(HitPlay)["_position"].__set__
+_set_hits: Final = vars(HitPlay)["_hits"].__set__
+_set_mover: Final = vars(HitPlay)["_mover"].__set__
+_set_key: Final = vars(HitPlay)["_key"].__set__
 
 
 def _check_dice(dice: object) -> tuple[int, int]:
@@ -77,16 +123,18 @@ def _err(reason: str, message: str) -> IllegalMoveError:
 
 def _plays(mover: Mover, marks: tuple[int, ...], dice_left: tuple[int, ...]) -> list[HitPlay]:
     finals = search(mover, mover.root(marks), dice_left, False).finals
-    make = mover.position
-    blots = mover.blots
+    if mover.no_hit_and_hide:
+        finals = distinct_finals(finals)
+    new = object.__new__
     plays = []
-    for key, steps in distinct_finals(finals).items():
-        # A play hit something exactly when a blot is gone; only then look at each step.
-        if blots and (key >> 208) & blots != blots:
-            flags = hit_flags(mover, steps)
-        else:
-            flags = (False,) * len(steps)
-        plays.append(HitPlay(steps, make(key), flags))
+    for key, value in finals.items():
+        play = new(HitPlay)
+        _set_steps(play, value[3])
+        _set_play_position(play, None)
+        _set_hits(play, None)
+        _set_mover(play, mover)
+        _set_key(play, key)
+        plays.append(play)
     return plays
 
 
