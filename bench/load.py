@@ -1,11 +1,12 @@
 """Load benchmark: the production server on PostgreSQL, 32 clients playing whole matches.
 
     python -m bench.load [--clients 32] [--seconds 20] [--server granian|gunicorn]
-                         [--workers 2] [--threads 2]
+                         [--interface wsgi|asgi] [--workers 2] [--threads 2]
 
 Creates a fresh PostgreSQL database (``BENCH_DATABASE_URL``, default
 ``postgres://postgres@127.0.0.1:5432/nard_bench``), migrates it, starts the server
-(granian by default, or gunicorn with gthread workers) on 127.0.0.1 with production
+(granian by default, or gunicorn with gthread workers; ``--interface asgi`` serves
+``nard_site.asgi``, REST and streams in one server) on 127.0.0.1 with production
 settings, and then, over loopback HTTP/1.1 keep-alive:
 
 1. measures the health endpoint with the same number of concurrent clients (the
@@ -187,7 +188,7 @@ def wait_for(port: int, timeout: float = 30) -> None:
                 return
         except OSError:
             time.sleep(0.2)
-    raise SystemExit("gunicorn did not start")
+    raise SystemExit("the server did not start")
 
 
 async def run_phase(coros: list[Any]) -> float:
@@ -203,6 +204,9 @@ def main() -> None:
     parser.add_argument("--health-seconds", type=float, default=8.0)
     parser.add_argument("--matches", type=int, default=10_000, help="stop after this many")
     parser.add_argument("--server", choices=("granian", "gunicorn"), default="granian")
+    parser.add_argument("--interface", choices=("wsgi", "asgi"), default="wsgi",
+                        help="granian only: asgi serves nard_site.asgi (REST and streams; "
+                             "--threads is then its ASGI_THREADS)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2,
                         help="per worker: granian's blocking threads, gunicorn's threads")
@@ -216,7 +220,12 @@ def main() -> None:
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env,
                    check=True)
     tokens = make_tokens(env, args.clients)
-    if args.server == "granian":
+    if args.server == "granian" and args.interface == "asgi":
+        env = {**env, "ASGI_THREADS": str(args.threads)}  # Django's threads per worker
+        command = [sys.executable, "-m", "granian", "--interface", "asgi",
+                   "nard_site.asgi:application", "--host", "127.0.0.1", "--port", str(args.port),
+                   "--workers", str(args.workers), "--log-level", "warning"]
+    elif args.server == "granian":
         command = [sys.executable, "-m", "granian", "--interface", "wsgi",
                    "nard_site.wsgi:application", "--host", "127.0.0.1", "--port", str(args.port),
                    "--workers", str(args.workers), "--blocking-threads", str(args.threads),
@@ -248,9 +257,14 @@ def main() -> None:
     health_rate = len(health.latencies) / health_time
     play_rate = len(play.latencies) / play_time
     ms = 1000
-    kind = "blocking threads" if args.server == "granian" else f"threads ({args.worker_class})"
-    print(f"machine: {os.cpu_count()} cores; {args.server} {args.workers} workers x "
-          f"{args.threads} {kind}; PostgreSQL; {args.clients} concurrent clients")
+    if args.server == "granian" and args.interface == "asgi":
+        served = f"granian ASGI {args.workers} workers x {args.threads} Django threads"
+    else:
+        kind = ("blocking threads" if args.server == "granian"
+                else f"threads ({args.worker_class})")
+        served = f"{args.server} {args.workers} workers x {args.threads} {kind}"
+    print(f"machine: {os.cpu_count()} cores; {served}; PostgreSQL; "
+          f"{args.clients} concurrent clients")
     print(f"health:    {health_rate:8.0f} req/s  p50 {percentile(health.latencies, .5)*ms:6.1f} ms"
           f"  p99 {percentile(health.latencies, .99)*ms:6.1f} ms  errors {len(health.errors)}")
     print(f"roll+move: {play_rate:8.0f} req/s  p50 {percentile(play.latencies, .5)*ms:6.1f} ms"

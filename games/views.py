@@ -20,7 +20,6 @@ from games.exceptions import InvalidRequest, NotFound
 from games.models import Match
 from games.serializers import (
     EventSerializer,
-    EventsQuerySerializer,
     GameSerializer,
     LegalPlaysInputSerializer,
     LegalPlaysSerializer,
@@ -35,6 +34,7 @@ from games.serializers import (
     TurnSerializer,
     VersionInputSerializer,
 )
+from live import polling
 from nard_site.api.idempotency import idempotent
 
 IDEMPOTENCY_KEY = OpenApiParameter(
@@ -207,13 +207,21 @@ class MatchViewSet(viewsets.GenericViewSet):
             raise NotFound(f"Match {pk} has no game {number}.")
         return Response([selectors.turn_json(t) for t in selectors.turn_list(game)])
 
-    @extend_schema(parameters=[EventsQuerySerializer], responses=EventSerializer(many=True))
+    @extend_schema(parameters=[polling.EventsPollQuerySerializer],
+                   responses=EventSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
-    def events(self, request: Request, pk: str) -> Response:
-        query = _valid(EventsQuerySerializer, request.query_params)
-        events = selectors.event_list(self._match(), after=query["after"],
-                                      limit=query.get("limit"))
-        return Response([selectors.event_json(e) for e in events])
+    def events(self, request: Request, pk: str) -> Any:
+        """The log in order, a page at a time (`Link: rel="next"` when more follow); with
+        `wait=S`, answers as soon as an event after `after` exists, or `[]` after S s."""
+        query = _valid(polling.EventsPollQuerySerializer, request.query_params)
+        match, limit = self._match(), polling.page_size(query)
+        events = list(selectors.event_list(match, after=query["after"], limit=limit))
+        if not events and query["wait"] and query["after"] >= match.last_event_seq:
+            return polling.long_poll(match.pk, query["after"], limit, query["wait"])
+        headers = {}
+        if len(events) == limit and events[-1].seq < match.last_event_seq:
+            headers["Link"] = polling.next_link(request, events[-1].seq)
+        return Response([selectors.event_json(e) for e in events], headers=headers)
 
     # --- match record: export and import (docs/notation.md, "Match record") ---------------
 

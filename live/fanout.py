@@ -1,0 +1,303 @@
+"""Fan-out: committed events reach every open stream of every server process.
+
+:func:`committed` is the after-commit listener (``games.notify``): it turns one committed
+change into one :class:`Message` — the match's events as the JSON of ``events/`` and each
+account's items (:mod:`live.kinds`) — and publishes it once:
+
+- without ``REDIS_URL``, in process: to the :class:`Hub` of every event loop of this
+  process, with ``loop.call_soon_threadsafe`` (the publisher is a request thread);
+- with ``REDIS_URL``, to one Redis pub/sub channel. Each process reads it over **one**
+  subscription per event loop, multiplexed to its streams by match and account. If the
+  publish fails the message is still delivered in this process, and the streams of the
+  others catch up from the database when their subscription comes back.
+
+Streams never trust the fan-out alone: a match's events are numbered without gaps, so a
+stream drops what it has sent (``seq`` ≤ the last sent) and fetches from the database what
+it would otherwise skip (a gap), and while the subscription is down it polls the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from rest_framework.renderers import JSONRenderer
+
+from games.selectors import event_json
+from live import kinds
+
+if TYPE_CHECKING:
+    from games.models import Event, Match
+
+_log = logging.getLogger(__name__)
+CHANNEL = "nard_site:live"
+_render = JSONRenderer().render
+
+
+def render(data: Any) -> str:
+    """The API's JSON (DRF's renderer: the same bytes as the REST answers)."""
+    return _render(data).decode()
+
+
+@dataclass(frozen=True)
+class Message:
+    """One committed change: ``events`` as ``(seq, type, json)``, ``accounts`` as
+    ``{user id: [(kind, json), ...]}``; ``over`` when the match has ended."""
+
+    match: int
+    version: int
+    over: bool
+    events: tuple[tuple[int, str, str], ...]
+    accounts: dict[int, tuple[tuple[str, str], ...]]
+
+    def dumps(self) -> bytes:
+        return json.dumps({"m": self.match, "v": self.version, "o": self.over,
+                           "e": self.events, "a": self.accounts}).encode()
+
+    @classmethod
+    def loads(cls, raw: bytes | str) -> Message:
+        data = json.loads(raw)
+        return cls(match=data["m"], version=data["v"], over=data["o"],
+                   events=tuple((s, t, j) for s, t, j in data["e"]),
+                   accounts={int(u): tuple((k, j) for k, j in items)
+                             for u, items in data["a"].items()})
+
+
+def message(match: Match, events: Sequence[Event]) -> Message:
+    return Message(
+        match=match.pk, version=match.version,
+        over=match.status in ("finished", "aborted"),
+        events=tuple((e.seq, e.type, render(event_json(e))) for e in events),
+        accounts={uid: tuple((kind, render(data)) for kind, data in found)
+                  for uid, found in kinds.items(match, events).items()})
+
+
+def committed(match: Match, events: Sequence[Event]) -> None:
+    """The after-commit listener: publish the change to every stream that may want it."""
+    if events:
+        publish(message(match, events))
+
+
+# --- publishing ---------------------------------------------------------------------------
+
+_redis_lock = threading.Lock()
+_redis_client: Any = None
+_redis_down_until = 0.0
+
+
+def _redis() -> Any:
+    global _redis_client
+    with _redis_lock:
+        if _redis_client is None:
+            import redis
+
+            _redis_client = redis.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5)
+        return _redis_client
+
+
+def publish(msg: Message) -> None:
+    global _redis_down_until
+    if not settings.REDIS_URL:
+        deliver_locally(msg)
+        return
+    if time.monotonic() >= _redis_down_until:
+        try:
+            _redis().publish(CHANNEL, msg.dumps())
+            return
+        except Exception as exc:  # Redis away: the REST API goes on regardless
+            # Don't wait on a dead Redis in every request: skip it for a second.
+            _redis_down_until = time.monotonic() + 1.0
+            _log.warning("live: publish to Redis failed (%s); delivering in process only", exc)
+    deliver_locally(msg)
+
+
+def deliver_locally(msg: Message) -> None:
+    for hub in list(_hubs.values()):
+        if not hub.loop.is_closed():
+            hub.loop.call_soon_threadsafe(hub.deliver, msg)
+
+
+# --- the hub: one per event loop, the streams of that loop ------------------------------
+
+class Overflow(Exception):
+    """The stream's client reads more slowly than events come: it is closed."""
+
+
+class Subscription:
+    """One stream's inbox: bounded; overflowing marks it for closing."""
+
+    __slots__ = ("hub", "items", "key", "overflowed", "resync", "wake")
+
+    def __init__(self, hub: Hub, key: tuple[str, int]) -> None:
+        self.hub, self.key = hub, key
+        self.items: deque[Message] = deque()
+        self.wake = asyncio.Event()
+        self.overflowed = False
+        self.resync = False  # the fan-out may have lost messages: read the database
+
+    def push(self, msg: Message) -> None:
+        if self.overflowed:
+            return
+        if len(self.items) >= settings.STREAM_QUEUE_MAX:
+            self.overflowed = True
+            self.items.clear()
+        else:
+            self.items.append(msg)
+        self.wake.set()
+
+    def mark_resync(self) -> None:
+        self.resync = True
+        self.wake.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """Until something is in the inbox (True) or ``timeout`` passed (False)."""
+        if self.items or self.overflowed or self.resync:
+            return True
+        self.wake.clear()
+        try:
+            await asyncio.wait_for(self.wake.wait(), max(timeout, 0))
+        except TimeoutError:
+            return False
+        return True
+
+    def close(self) -> None:
+        self.hub.unsubscribe(self)
+
+
+class Hub:
+    """The streams of one event loop, by match and by account; with ``REDIS_URL``, the
+    loop's one Redis subscription (started with the first stream, stopped a while after
+    the last one ends)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.subs: dict[tuple[str, int], set[Subscription]] = {}
+        self.count = 0
+        self.redis = bool(settings.REDIS_URL)
+        self.live = asyncio.Event()  # the fan-out is working (always, in process)
+        if not self.redis:
+            self.live.set()
+        self.reader: asyncio.Task[None] | None = None
+        self.idle_since: float | None = None
+
+    @property
+    def is_live(self) -> bool:
+        return self.live.is_set()
+
+    def subscribe(self, kind: str, ident: int) -> Subscription:
+        sub = Subscription(self, (kind, ident))
+        self.subs.setdefault(sub.key, set()).add(sub)
+        self.count += 1
+        self.idle_since = None
+        if self.redis and self.reader is None:
+            self.reader = self.loop.create_task(self._read())
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        found = self.subs.get(sub.key)
+        if found is None or sub not in found:
+            return
+        found.discard(sub)
+        if not found:
+            del self.subs[sub.key]
+        self.count -= 1
+        if self.count == 0:
+            self.idle_since = self.loop.time()
+            if self.reader is not None and settings.STREAM_REDIS_LINGER <= 0:
+                self._stop_reader()
+
+    def _stop_reader(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+            self.reader = None
+        self.live.clear()
+
+    async def ready(self) -> None:
+        """Until the fan-out delivers (its subscription confirmed), or a short while: a
+        stream subscribes before it reads the database, so nothing falls in between."""
+        if not self.is_live:  # if Redis is away, the stream polls the database meanwhile
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.live.wait(), settings.STREAM_READY_TIMEOUT)
+
+    def deliver(self, msg: Message) -> None:
+        for sub in list(self.subs.get(("match", msg.match), ())):
+            sub.push(msg)
+        for user_id in msg.accounts:
+            for sub in list(self.subs.get(("user", user_id), ())):
+                sub.push(msg)
+
+    def _resync_all(self) -> None:
+        for subs in self.subs.values():
+            for sub in subs:
+                sub.mark_resync()
+
+    async def _read(self) -> None:
+        import redis.asyncio as aioredis
+
+        backoff = settings.STREAM_REDIS_BACKOFF[0]
+        connected_before = False
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2,
+                                             health_check_interval=10)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(CHANNEL)
+                # The confirmation: from here on every publish reaches this process.
+                while await pubsub.get_message(timeout=5) is None and not pubsub.subscribed:
+                    pass
+                self.live.set()
+                backoff = settings.STREAM_REDIS_BACKOFF[0]
+                if connected_before:
+                    _log.info("live: Redis subscription back; streams catch up")
+                    self._resync_all()  # what was published while we were away
+                connected_before = True
+                while True:
+                    if self.count == 0 and self.idle_since is not None and (
+                            self.loop.time() - self.idle_since >= settings.STREAM_REDIS_LINGER):
+                        self.reader = None
+                        self.live.clear()
+                        return
+                    raw = await pubsub.get_message(timeout=1.0)
+                    if raw is not None and raw.get("type") == "message":
+                        self.deliver(Message.loads(raw["data"]))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.is_live:
+                    _log.warning("live: Redis subscription lost (%s); streams poll the "
+                                 "database until it is back", exc)
+                    self.live.clear()
+                    self._resync_all()  # wake the streams: they switch to polling
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, settings.STREAM_REDIS_BACKOFF[1])
+            finally:
+                try:
+                    await pubsub.aclose()
+                    await client.aclose()
+                except Exception:
+                    pass
+
+
+_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
+_hubs_lock = threading.Lock()
+
+
+def hub() -> Hub:
+    """The hub of the running event loop."""
+    loop = asyncio.get_running_loop()
+    with _hubs_lock:
+        found = _hubs.get(loop)
+        if found is None:
+            found = _hubs[loop] = Hub(loop)
+        return found

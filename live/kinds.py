@@ -1,0 +1,118 @@
+"""What an account hears on its own stream (``GET stream/``): the kinds and their data.
+
+Each kind is a function of one committed change — the match as it is after the change
+and the events the change logged — yielding ``(user id, kind, data)``; a new kind (offers,
+clock warnings) is one more function in :data:`KINDS`. :func:`pending` answers the same
+kinds from the database for a stream that (re)connects: what waits for the account now.
+
+Every item's data carries ``match`` (its id) and ``version`` (the match version after
+the change), so a client can tell a repeat (an item of a version it has seen) from news.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from games.models import Event, GamePhase, Match, MatchStatus
+
+Item = tuple[int, str, dict[str, Any]]
+Kind = Callable[[Match, Sequence[Event]], Iterable[Item]]
+
+
+def _players(match: Match) -> set[int]:
+    return {uid for uid in (match.white_id, match.black_id) if uid is not None}
+
+
+def _colour_of(match: Match, user_id: int) -> str | None:
+    if match.white_id == user_id:
+        return "white"
+    return "black" if match.black_id == user_id else None
+
+
+def invitation(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``invitation``: someone invited this account to a match (a rematch too)."""
+    for event in events:
+        if event.type == "match_created" and match.invited_id is not None:
+            yield match.invited_id, "invitation", _invitation_data(match, event.data.get("by"))
+
+
+def _invitation_data(match: Match, by: str | None) -> dict[str, Any]:
+    assert match.invited_id is not None
+    return {"match": match.pk, "version": match.version, "by": by, "length": match.length,
+            "color": _colour_of(match, match.invited_id),
+            "rematch_of": match.rematch_of_id}
+
+
+def your_turn(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``your_turn``: this account is to act — roll its turn, or roll in a roll-off.
+
+    Sent when a turn starts (the game is in its ``roll`` phase after every change that
+    starts one) and when a roll-off starts or is tied; never in hotseat matches (one
+    account at one screen)."""
+    game = match.current_game
+    if match.hotseat or match.status != MatchStatus.ACTIVE or game is None:
+        return
+    if game.phase == GamePhase.ROLL:
+        user_id = match.white_id if game.turn == "white" else match.black_id
+        if user_id is not None:
+            yield user_id, "your_turn", _turn_data(match, game.number, "roll", game.turn)
+    elif game.phase == GamePhase.ROLL_OFF and any(
+            e.type == "game_start" or (e.type == "roll_off" and e.data.get("result") == "tie")
+            for e in events):
+        for colour, user_id in (("white", match.white_id), ("black", match.black_id)):
+            if user_id is not None:
+                yield user_id, "your_turn", _turn_data(match, game.number, "roll-off", colour)
+
+
+def _turn_data(match: Match, game: int, phase: str, colour: str) -> dict[str, Any]:
+    return {"match": match.pk, "version": match.version, "game": game, "phase": phase,
+            "color": colour}
+
+
+def results(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``game_over`` and ``match_over`` of the account's matches, with the event's data."""
+    for event in events:
+        if event.type in ("game_over", "match_over"):
+            for user_id in _players(match):
+                yield user_id, event.type, {"match": match.pk, "version": match.version,
+                                            **event.data}
+
+
+KINDS: list[Kind] = [invitation, your_turn, results]
+
+
+def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, dict[str, Any]]]]:
+    """Every account's items for one committed change, in the order they happened."""
+    by_user: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+    for kind in KINDS:
+        for user_id, name, data in kind(match, events):
+            by_user.setdefault(user_id, []).append((name, data))
+    return by_user
+
+
+def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
+    """What waits for the account now: its open invitations, and its turn in every active
+    match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``)."""
+    from django.db.models import Q
+
+    found: list[tuple[str, dict[str, Any]]] = []
+    invited = (Match.objects.filter(status=MatchStatus.INVITED, invited_id=user_id)
+               .select_related("created_by").order_by("id"))
+    for match in invited:
+        found.append(("invitation", _invitation_data(match, match.created_by.username)))
+    active = (Match.objects.filter(Q(white_id=user_id) | Q(black_id=user_id),
+                                   status=MatchStatus.ACTIVE, hotseat=False)
+              .select_related("current_game").order_by("id"))
+    for match in active:
+        game = match.current_game
+        if game is None:
+            continue
+        colour = _colour_of(match, user_id)
+        if game.phase in (GamePhase.ROLL, GamePhase.MOVE) and game.turn == colour:
+            found.append(("your_turn", _turn_data(match, game.number, game.phase, colour)))
+        elif game.phase == GamePhase.ROLL_OFF:
+            mine = game.rolloff_white if colour == "white" else game.rolloff_black
+            if mine is None and colour is not None:
+                found.append(("your_turn", _turn_data(match, game.number, "roll-off", colour)))
+    return found

@@ -1,0 +1,218 @@
+"""The streams themselves: async generators of Server-Sent Events, one coroutine each.
+
+A match stream subscribes to the fan-out *before* it reads the database, then sends
+the log after ``after`` from the database, then live events — dropping those it has sent
+(``seq`` ≤ the last sent) and reading the database again when one would skip a number, the
+fan-out says it may have lost messages (Redis reconnected), or, while it is down, every
+``STREAM_POLL_SECONDS``. So every event after ``after`` is sent exactly once, in order,
+whatever the fan-out does. Database reads run off the event loop (:func:`live.serving.db_call`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from django.conf import settings
+
+from games.models import Event, Match
+from games.selectors import event_json
+from live import fanout, kinds
+from live.fanout import Subscription, render
+from live.serving import db_call
+
+OVER = ("finished", "aborted")
+
+
+def frame(data: str, event: str | None = None, ident: int | None = None) -> bytes:
+    """One SSE event; ``data`` is one line of JSON (the API's JSON never has a newline)."""
+    head = "" if ident is None else f"id: {ident}\n"
+    head += "" if event is None else f"event: {event}\n"
+    return f"{head}data: {data}\n\n".encode()
+
+
+def comment(text: str) -> bytes:
+    return f": {text}\n\n".encode()
+
+
+def retry_hint() -> bytes:
+    return f"retry: {settings.STREAM_RETRY_MS}\n\n".encode()
+
+
+async def events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool]:
+    """A page of the log after ``after`` as ``(seq, type, json)``, and whether the match
+    has ended (read first: if it has, the page read after it holds its last events)."""
+    return await db_call(lambda: _events_after(match_id, after))
+
+
+def _events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool]:
+    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    page = [(e.seq, e.type, render(event_json(e))) for e in
+            Event.objects.filter(match_id=match_id, seq__gt=after)
+            .order_by("seq")[:settings.EVENTS_PAGE_SIZE]]
+    return page, status is None or status in OVER
+
+
+class Clock:
+    """When the stream last wrote: a comment is due ``STREAM_HEARTBEAT_SECONDS`` later."""
+
+    def __init__(self, sub: Subscription) -> None:
+        self.loop = sub.hub.loop
+        self.started = self.last = self.loop.time()
+
+    def wrote(self) -> None:
+        self.last = self.loop.time()
+
+    def until_heartbeat(self) -> float:
+        return self.last + settings.STREAM_HEARTBEAT_SECONDS - self.loop.time()
+
+    def expired(self) -> bool:
+        return self.loop.time() - self.started >= settings.STREAM_MAX_SECONDS
+
+
+async def _wait(sub: Subscription, clock: Clock) -> tuple[bool, bool]:
+    """Wait for news; answers (woken, heartbeat due). While the fan-out is down the wait
+    is at most ``STREAM_POLL_SECONDS``: the caller then reads the database."""
+    timeout = clock.until_heartbeat()
+    if not sub.hub.is_live:
+        timeout = min(timeout, settings.STREAM_POLL_SECONDS)
+    woken = await sub.wait(timeout)
+    return woken, clock.until_heartbeat() <= 0
+
+
+async def match_stream(match_id: int, after: int, *, once: bool = False) -> AsyncIterator[bytes]:
+    """The match's log after ``after`` as SSE, then live; ends after the match's last event
+    (the match over), after ``STREAM_MAX_SECONDS``, or when the client is too slow.
+    ``once``: the log so far only (served over WSGI, where a stream would hold a thread)."""
+    hub = fanout.hub()
+    sub = hub.subscribe("match", match_id)
+    try:
+        await hub.ready()
+        clock = Clock(sub)
+        yield retry_hint()
+        last, read_db = after, True
+        while True:
+            if read_db:
+                read_db = False
+                while True:
+                    page, over = await events_after(match_id, last)
+                    for seq, type_, data in page:
+                        yield frame(data, type_, seq)
+                        last = seq
+                    if page:
+                        clock.wrote()
+                    if len(page) < settings.EVENTS_PAGE_SIZE:
+                        break
+                if over or once:
+                    return
+            if sub.overflowed:
+                yield comment("too far behind: reconnect with Last-Event-ID")
+                return
+            while sub.items and not read_db:
+                msg = sub.items.popleft()
+                for seq, type_, data in msg.events:
+                    if seq <= last:
+                        continue  # sent already (from the database, or twice published)
+                    if seq > last + 1:
+                        read_db = True  # a gap: something did not reach us; the log has it
+                        break
+                    yield frame(data, type_, seq)
+                    last = seq
+                    clock.wrote()
+                else:
+                    if msg.over and msg.events and msg.events[-1][0] == last:
+                        return
+            if sub.resync:
+                sub.resync, read_db = False, True
+            if read_db:
+                continue
+            if clock.expired():
+                yield comment("stream lifetime over: reconnect with Last-Event-ID")
+                return
+            woken, beat = await _wait(sub, clock)
+            if beat:
+                yield comment("keep-alive")
+                clock.wrote()
+            if not woken and not hub.is_live:
+                read_db = True  # no fan-out: poll
+    finally:
+        sub.close()
+
+
+async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[bytes]:
+    """The account's items (:mod:`live.kinds`): first what waits for it now, then live.
+    Items carry the match ``version``; one of a version already sent is not sent again."""
+    hub = fanout.hub()
+    sub = hub.subscribe("user", user_id)
+    seen: dict[int, int] = {}  # match id -> the highest version sent
+    try:
+        await hub.ready()
+        clock = Clock(sub)
+        yield retry_hint()
+        read_db = True
+        while True:
+            if read_db:
+                read_db = False
+                found = await db_call(lambda: kinds.pending(user_id))
+                versions: dict[int, int] = {}
+                for kind, data in found:
+                    if data["version"] > seen.get(data["match"], 0):
+                        yield frame(render(data), kind)
+                        clock.wrote()
+                        versions[data["match"]] = data["version"]
+                seen.update(versions)
+                if once:
+                    return
+            if sub.overflowed:
+                yield comment("too far behind: reconnect")
+                return
+            while sub.items:
+                msg = sub.items.popleft()
+                if msg.version <= seen.get(msg.match, 0):
+                    continue
+                seen[msg.match] = msg.version
+                for kind, data in msg.accounts.get(user_id, ()):
+                    yield frame(data, kind)
+                    clock.wrote()
+            if sub.resync:
+                sub.resync, read_db = False, True
+                continue
+            if clock.expired():
+                yield comment("stream lifetime over: reconnect")
+                return
+            woken, beat = await _wait(sub, clock)
+            if beat:
+                yield comment("keep-alive")
+                clock.wrote()
+            if not woken and not hub.is_live:
+                read_db = True
+    finally:
+        sub.close()
+
+
+async def wait_for_events(match_id: int, after: int, limit: int,
+                          wait: float) -> AsyncIterator[bytes]:
+    """The long-poll of ``events/?wait=``: one JSON list, as soon as an event after
+    ``after`` exists, or ``[]`` after ``wait`` seconds."""
+    hub = fanout.hub()
+    sub = hub.subscribe("match", match_id)
+    try:
+        await hub.ready()
+        deadline = hub.loop.time() + wait
+        while True:
+            page = await db_call(lambda: _page(match_id, after, limit))
+            if page or hub.loop.time() >= deadline:
+                yield f"[{','.join(page)}]".encode()
+                return
+            timeout = deadline - hub.loop.time()
+            if not hub.is_live:
+                timeout = min(timeout, settings.STREAM_POLL_SECONDS)
+            await sub.wait(timeout)
+            sub.items.clear()
+            sub.resync = False
+    finally:
+        sub.close()
+
+
+def _page(match_id: int, after: int, limit: int) -> list[str]:
+    return [render(event_json(e)) for e in
+            Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit]]

@@ -1,0 +1,130 @@
+"""The stream endpoints: DRF checks who asks and what (token or session, the error
+shape, the schema); the answer is an async iterator that Django's ASGI handler sends
+from the event loop — one coroutine per open stream, no thread held."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponse, StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors
+from games.exceptions import NotFound
+from live import streams
+from live.limits import open_streams
+from live.serving import ASYNC_BODIES
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets ``Accept: text/event-stream`` (what EventSource sends) through negotiation."""
+
+    media_type = "text/event-stream"
+    format = "sse"
+
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: dict[str, Any] | None = None) -> bytes:
+        return JSONRenderer().render(data)
+
+
+class StreamQuerySerializer(serializers.Serializer):
+    after = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, required=False,
+        help_text="Start after this `seq` (default 0, or the `Last-Event-ID` header, "
+                  "which wins when both are given).")
+
+
+def is_asgi(request: Request) -> bool:
+    """Whether an async body is sent from an event loop (served by nard_site.asgi, or
+    Django's ASGI handler); under a WSGI server it would hold a thread."""
+    return bool(request.META.get(ASYNC_BODIES)) or isinstance(request._request, ASGIRequest)
+
+
+def sse_response(body: Any) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+class StreamView(APIView):
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    schema_error_codes = ("429",)
+
+    def finalize_response(self, request: Request, response: Any, *args: Any,
+                          **kwargs: Any) -> Any:
+        if isinstance(response, Response):  # an error: always the JSON error shape
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+SSE_200 = OpenApiResponse(OpenApiTypes.STR, description=(
+    "`text/event-stream`: Server-Sent Events. See docs/api.md, \"Live streams\"."))
+
+
+class MatchStreamView(StreamView):
+    """The match's event log as Server-Sent Events, from `Last-Event-ID` or `?after=` on,
+    then live: `id: <seq>`, `event: <type>`, `data: <the event JSON of events/>`, and a
+    comment line at least every 15 s. Readable by whoever may read the match. Ends after
+    the last event of a finished match; a finished match with nothing after answers 204
+    (which tells EventSource to stop)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="matches_stream", parameters=[
+            StreamQuerySerializer,
+            OpenApiParameter("Last-Event-ID", int, OpenApiParameter.HEADER, required=False,
+                             description="The last `seq` received (EventSource sends it when "
+                                         "it reconnects).")],
+        responses={(200, "text/event-stream"): SSE_200,
+                   204: OpenApiResponse(description="The match is over and nothing is after "
+                                                    "the given seq.")})
+    def get(self, request: Request, pk: str) -> Any:
+        query = dict(request.query_params)
+        header = request.headers.get("Last-Event-ID")
+        if header is not None and header.strip():
+            query["after"] = header.strip()
+        else:
+            query = request.query_params
+        serializer = StreamQuerySerializer(data=query)
+        serializer.is_valid(raise_exception=True)
+        after = serializer.validated_data.get("after", 0)
+        match = selectors.match_get(int(pk)) if len(pk) <= 10 and int(pk) < 2**31 else None
+        if match is None:
+            raise NotFound(f"No match with id {pk}.")
+        if match.status in streams.OVER and after >= match.last_event_seq:
+            return HttpResponse(status=204)
+        release = open_streams.acquire(request)
+        response = sse_response(streams.match_stream(match.pk, after,
+                                                     once=not is_asgi(request)))
+        response._resource_closers.append(release)
+        return response
+
+
+class AccountStreamView(StreamView):
+    """The asking account's own stream (Server-Sent Events): on connecting, what waits for
+    it now (`invitation`s, `your_turn` where it is to act), then live `invitation`,
+    `your_turn`, `game_over` and `match_over` of its matches. Needs authentication (token
+    header or session cookie)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="stream", responses={(200, "text/event-stream"): SSE_200})
+    def get(self, request: Request) -> Any:
+        release = open_streams.acquire(request)
+        response = sse_response(streams.account_stream(request.user.pk,
+                                                       once=not is_asgi(request)))
+        response._resource_closers.append(release)
+        return response
+
+
