@@ -1,0 +1,128 @@
+"""The computer opponents: levels for every rule set of the engine (docs/computer.md).
+
+Pure Python and NumPy, no Django. The server calls::
+
+    from computer import LEVELS, levels_for, choose_play, choose_for_turn, stake_decision
+
+    levels_for("long_nardy")                 # {"random": "...", "heuristic": "...", ...}
+    steps = choose_play("long_nardy", "expert", position, side, (6, 5), first_turn=False)
+    turn = turn.apply_all(steps)             # the steps replay through the turn state
+    stake_decision("long_nardy", "expert", position, side, question="offer",
+                   stake=1, next_stake=2)    # True: offer the raise now
+
+Positions, sides, dice and steps are the engine's (``games.engine``); the rule set is
+named as in ``games.engine.RULESETS``.
+"""
+
+from __future__ import annotations
+
+import os
+
+# Small matrices: one BLAS thread is faster and keeps training bit-for-bit reproducible.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import random
+from typing import Literal
+
+from games.engine import BoardPosition, Side, Step, Turn
+
+from . import stakes
+from .board import ruleset
+from .levels import (
+    LEVELS,
+    UnknownLevelError,
+    levels_for,
+    load_net,
+    picker,
+    race_estimate,
+)
+from .network import OUTPUTS
+from .search import Evaluator
+
+__all__ = [
+    "LEVELS",
+    "OUTPUTS",
+    "UnknownLevelError",
+    "choose_for_turn",
+    "choose_play",
+    "estimate",
+    "levels_for",
+    "stake_decision",
+]
+
+
+def _check_level(rules: str, level: str) -> None:
+    known = levels_for(rules)
+    if level not in known:
+        raise UnknownLevelError(f"no level {level!r} for {rules!r}; known: {', '.join(known)}")
+
+
+def choose_play(rules: str, level: str, position: BoardPosition, side: Side,
+                dice: tuple[int, int], first_turn: bool,
+                rng: random.Random | None = None) -> tuple[Step, ...]:
+    """The whole turn ``level`` plays for ``side`` having rolled ``dice`` in ``position``.
+
+    The steps are in playing order and replay through
+    ``RULESETS[rules].start_turn(position, side, dice, first_turn).apply_all(steps)``;
+    ``()`` when no move is legal (R23). ``rng`` drives the ``random`` level only (the
+    others are deterministic). Raises ``KeyError`` for an unknown rule set and
+    :class:`UnknownLevelError` for a level it does not have.
+    """
+    rs = ruleset(rules)
+    _check_level(rules, level)
+    plays = rs.legal_plays(position, side, dice, first_turn)
+    return plays[picker(rules, level, rng)(plays, side)].steps
+
+
+def choose_for_turn(rules: str, level: str, turn: Turn,
+                    rng: random.Random | None = None) -> tuple[Step, ...]:
+    """The rest of a turn in progress (some dice may already be played): the steps
+    that ``turn.apply_all`` plays to its end. Same errors as :func:`choose_play`."""
+    ruleset(rules)
+    _check_level(rules, level)
+    plays = turn.plays()
+    return plays[picker(rules, level, rng)(plays, turn.side)].steps
+
+
+def estimate(rules: str, position: BoardPosition, side: Side, first_turn: bool = False,
+             plies: int = 1) -> dict[str, float]:
+    """The network's estimates (:data:`OUTPUTS` → probability) for ``side`` about to roll
+    in ``position`` at 0 or 1 ply. Raises :class:`UnknownLevelError` without weights."""
+    values = Evaluator(rules, load_net(rules)).to_roll(position, side, first_turn, plies)
+    return {name: float(v) for name, v in zip(OUTPUTS, values, strict=True)}
+
+
+def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, *,
+                   question: Literal["offer", "accept"], stake: int, next_stake: int,
+                   mars: bool = True, first_turn: bool = False,
+                   rng: random.Random | None = None) -> bool:
+    """Whether ``side`` offers the raise ``stake`` → ``next_stake`` before rolling
+    (``question="offer"``; ``side`` is about to roll), or accepts one the opponent
+    offered (``question="accept"``; the opponent is about to roll).
+
+    ``mars``: whether a win can score more than one (``False`` with ``dave`` stakes,
+    S6). The rule is :mod:`computer.stakes`'s; the estimates are the level's: the
+    network at 1 ply (``network``, ``expert``), the pip-count race formula
+    (``heuristic``), a coin (``random``). Whether an offer is allowed at all (S2-S7) is
+    the caller's to check. Raises like :func:`choose_play`.
+    """
+    ruleset(rules)
+    _check_level(rules, level)
+    if question not in ("offer", "accept"):
+        raise ValueError(f"question must be 'offer' or 'accept', not {question!r}")
+    if level == "random":
+        return (rng or random.Random()).random() < 0.5
+    roller = side if question == "offer" else 1 - side
+    roller_first = first_turn if question == "offer" else False
+    if level == "heuristic":
+        win = race_estimate(rules, position, roller)
+        values = [win, 0.0, 0.0, 0.0, 0.0]
+    else:
+        values = list(Evaluator(rules, load_net(rules)).to_roll(position, roller,
+                                                                roller_first, 1))
+    if question == "offer":
+        return stakes.should_offer(values, stake, next_stake, mars)
+    # The answerer's side of the roller's estimate: win <-> lose.
+    mine = [1.0 - values[0], values[3], values[4], values[1], values[2]]
+    return stakes.should_accept(mine, stake, next_stake, mars)

@@ -1,0 +1,97 @@
+"""The levels: how each picks one of the legal plays, and where the weights live."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from games.engine import BoardPlay as Play
+from games.engine import BoardPosition, Side
+
+from . import heuristic
+from .board import ruleset
+from .network import Net
+from .search import Evaluator
+
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+
+LEVELS: dict[str, str] = {
+    "random": "Plays a uniformly random legal move: a floor, and handy for testing clients.",
+    "heuristic": "Scores every complete play with a hand-written evaluation (race, blocks "
+                 "and primes, blots, head, borne off) and plays the best.",
+    "network": "Plays the move its self-taught neural network (TD(λ) self-play) rates best, "
+               "without looking ahead.",
+    "expert": "The neural network with a 2-ply look-ahead over the dice and move filters: "
+              "the strongest level.",
+}
+"""Level name → one sentence (``GET computer/``). :func:`levels_for` says which exist
+for a rule set: the learned levels need its trained weights."""
+
+LEARNED = frozenset({"network", "expert"})
+PLIES = {"network": 0, "expert": 2}
+
+
+class UnknownLevelError(ValueError):
+    """The level does not exist, or not for this rule set (no trained weights)."""
+
+
+def weights_path(rules: str) -> Path:
+    return WEIGHTS_DIR / f"{rules}.npz"
+
+
+@cache
+def load_net(rules: str) -> Net:
+    """The committed network of ``rules``. Raises ``UnknownLevelError`` without one."""
+    path = weights_path(rules)
+    if not path.exists():
+        raise UnknownLevelError(f"no trained network for {rules!r} ({path.name} missing)")
+    return Net.load(path)
+
+
+def levels_for(rules: str) -> dict[str, str]:
+    """The levels playable in ``rules`` (name → sentence). Raises ``KeyError`` for an
+    unknown rule set."""
+    ruleset(rules)
+    learned = weights_path(rules).exists()
+    return {name: text for name, text in LEVELS.items() if learned or name not in LEARNED}
+
+
+Picker = Callable[[Sequence[Play], Side], int]
+"""Chooses the index of one of ``side``'s legal plays."""
+
+
+def picker(rules: str, level: str, rng: random.Random | None = None,
+           net: Net | None = None) -> Picker:
+    """The play chooser of ``level`` in ``rules``; ``net`` overrides the committed
+    weights (training and tests). Raises ``UnknownLevelError``."""
+    if level not in LEVELS:
+        raise UnknownLevelError(f"no level {level!r}; known: {', '.join(LEVELS)}")
+    if level == "random":
+        chance = rng or random.Random()
+        return lambda plays, side: chance.randrange(len(plays))
+    if level == "heuristic":
+        return lambda plays, side: (
+            0 if len(plays) == 1 else heuristic.best_index(rules, [p.position for p in plays],
+                                                           side))
+    model = net if net is not None else load_net(rules)
+    plies = PLIES[level]
+
+    def pick(plays: Sequence[Play], side: Side) -> int:
+        return Evaluator(rules, model).best_play(plays, side, plies)
+
+    return pick
+
+
+def race_estimate(rules: str, position: BoardPosition, side: Side) -> float:
+    """The ``heuristic`` level's P(win) for ``side`` about to roll: a logistic in the pip
+    lead (plus 4 pips for having the roll) over the square root of the pips left."""
+    from .board import boards, pips
+
+    mine, theirs = pips(boards(rules, [position], side))
+    lead = float(theirs[0] - mine[0]) + 4.0
+    spread = float(np.sqrt(max(int(mine[0] + theirs[0]), 1)))
+    return float(1.0 / (1.0 + np.exp(-1.7 * lead / spread)))

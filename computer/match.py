@@ -1,0 +1,55 @@
+"""Games between two levels, for measuring strength (:mod:`computer.strength`) and tests."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from games.engine import Outcome, Side
+
+from .board import ruleset
+from .levels import Picker
+
+MAX_TURNS = 2_000
+
+
+@dataclass(frozen=True)
+class GameResult:
+    outcome: Outcome
+    turns: int
+    starter: Side
+
+
+def first_dice(rng: random.Random, played_opening: bool) -> tuple[int, int]:
+    """The first turn's dice: the roll-off's two different dice when the opening roll is
+    played (H4, backgammon), else an ordinary roll."""
+    while True:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        if not played_opening or dice[0] != dice[1]:
+            return dice
+
+
+def play_game(rules: str, white: Picker, black: Picker, rng: random.Random,
+              starter: Side | None = None) -> GameResult:
+    """One game from the start; dice (and the starter, unless given) drawn from ``rng``.
+    Raises ``RuntimeError`` past :data:`MAX_TURNS` turns."""
+    rs = ruleset(rules)
+    pickers = (white, black)
+    side: Side = starter if starter is not None else rng.randrange(2)
+    first_side = side
+    position = rs.initial()
+    first = [True, True]
+    played_opening = rs.opening == "roll_off_played"
+    for turn in range(1, MAX_TURNS + 1):
+        if turn == 1:
+            dice = first_dice(rng, played_opening)
+        else:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = rs.legal_plays(position, side, dice, first[side])
+        first[side] = False
+        position = plays[pickers[side](plays, side)].position
+        outcome = rs.outcome(position)
+        if outcome is not None:
+            return GameResult(outcome, turn, first_side)
+        side = 1 - side
+    raise RuntimeError(f"no result after {MAX_TURNS} turns")

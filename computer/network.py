@@ -1,0 +1,172 @@
+"""The learned evaluation: an input encoding and a one-hidden-layer value network.
+
+**Encoding** (:func:`encode`, the same for every rule set; :data:`N_INPUTS` = 208).
+A position is seen by the side that has just moved, with the opponent to roll. Two
+blocks of 104 inputs, the mover's first, then the opponent's, each in that side's own
+numbering:
+
+- for each own point 1..24, four inputs (TD-Gammon's): ``n >= 1``, ``n >= 2``,
+  ``n >= 3``, ``(n - 3) / 4`` when ``n > 3``;
+- bar: ``bar >= 1`` and ``bar / 4``;
+- borne off: ``off / 15``;
+- pip count / 200;
+- all checkers home (``1`` when every checker on the board is on own points 1..6 and
+  none is on the bar: bearing off may start);
+- the side's blocks (:func:`computer.heuristic.blocks`): own points the opponent still
+  has to pass, those within six in front of its rearmost checker, and the longest run
+  of them, each / 6.
+
+**Network**: ``N_INPUTS`` → ``hidden`` tanh units → :data:`N_OUTPUTS` sigmoid outputs,
+the mover's probabilities of: winning, winning 2+ points (mars/gammon), winning 3
+(koks/backgammon), losing 2+, losing 3. Trained by TD(λ) self-play
+(:mod:`computer.train`) with a cross-entropy loss on each output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .board import POINTS, Boards, FloatArray, Profile, pips
+
+__all__ = ["N_INPUTS", "N_OUTPUTS", "OUTPUTS", "FloatArray", "Inputs", "Net", "encode", "equity",
+           "flip", "outcome_vector"]
+
+Inputs = npt.NDArray[np.floating[Any]]
+
+N_INPUTS = 2 * (4 * POINTS + 8)
+N_OUTPUTS = 5
+OUTPUTS = ("win", "win_2", "win_3", "lose_2", "lose_3")
+
+# Seen by the other side: win <-> lose, win_k <-> lose_k.
+_FLIP_FROM = np.array([0, 3, 4, 1, 2])
+
+
+def flip(probs: FloatArray) -> FloatArray:
+    """The same estimates (rows of :data:`OUTPUTS`) from the opponent's side."""
+    out = probs[..., _FLIP_FROM].copy()
+    out[..., 0] = 1.0 - probs[..., 0]
+    return out
+
+
+def equity(probs: FloatArray, mars: bool = True) -> FloatArray:
+    """Expected points per unit stake: ``2 win - 1 + win_2 + win_3 - lose_2 - lose_3``;
+    with ``mars=False`` (``dave`` stakes, S6) every win is 1: ``2 win - 1``."""
+    base: FloatArray = 2.0 * probs[..., 0] - 1.0
+    if mars:
+        base = base + probs[..., 1] + probs[..., 2] - probs[..., 3] - probs[..., 4]
+    return base
+
+
+def outcome_vector(points: int) -> FloatArray:
+    """The exact :data:`OUTPUTS` of a game the side won by ``points`` (1..3)."""
+    return np.array([1.0, float(points >= 2), float(points >= 3), 0.0, 0.0])
+
+
+# _UNITS[n]: the four inputs of a point holding n checkers.
+_UNITS = np.array([[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 4.0] for n in range(16)],
+                  dtype=np.float32)
+_BLOCK = 4 * POINTS + 8
+
+
+def encode(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
+    """The network inputs of each row of ``b`` (seen by the side that just moved)."""
+    from .heuristic import blocks
+
+    n = len(b)
+    x = np.empty((n, N_INPUTS), dtype=np.float32)
+    mine_pips, their_pips = pips(b)
+    sides = ((b.mine, mine_pips, blocks(b, prof)),
+             (b.theirs, their_pips, blocks(b.flipped(), prof)))
+    for k, (counts, side_pips, (relevant, near, longest)) in enumerate(sides):
+        base = k * _BLOCK
+        bar = b.bar[:, k]
+        x[:, base: base + 4 * POINTS] = _UNITS[counts].reshape(n, 4 * POINTS)
+        x[:, base + 96] = bar >= 1
+        x[:, base + 97] = bar / 4.0
+        x[:, base + 98] = b.off[:, k] / 15.0
+        x[:, base + 99] = side_pips / 200.0
+        x[:, base + 100] = (counts[:, 6:].sum(axis=1) == 0) & (bar == 0)
+        x[:, base + 101] = relevant / 6.0
+        x[:, base + 102] = near / 6.0
+        x[:, base + 103] = longest / 6.0
+    return x
+
+
+def _sigmoid(z: FloatArray) -> FloatArray:
+    out: FloatArray = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    return out
+
+
+class Net:
+    """``N_INPUTS`` → ``hidden`` (tanh) → ``N_OUTPUTS`` (sigmoid)."""
+
+    def __init__(self, w1: FloatArray, b1: FloatArray, w2: FloatArray, b2: FloatArray,
+                 meta: dict[str, str] | None = None) -> None:
+        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
+        self.meta = dict(meta or {})
+        self._fast: tuple[Any, Any, Any, Any] | None = None
+
+    @classmethod
+    def create(cls, hidden: int, rng: np.random.Generator) -> Net:
+        """Small random weights (uniform, scaled by fan-in); output biases start at
+        the log-odds of plausible priors (even game, few marses)."""
+        w1 = rng.uniform(-1.0, 1.0, (hidden, N_INPUTS)) / np.sqrt(N_INPUTS)
+        w2 = rng.uniform(-1.0, 1.0, (N_OUTPUTS, hidden)) / np.sqrt(hidden)
+        b2 = np.array([0.0, -2.0, -4.0, -2.0, -4.0])
+        return cls(w1, np.zeros(hidden), w2, b2)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[0])
+
+    def forward(self, x: Inputs) -> FloatArray:
+        """Probabilities, ``(n, N_OUTPUTS)``, for inputs ``x`` of shape ``(n, N_INPUTS)``.
+
+        Computed in float32 (twice as fast on big batches; far below the estimates'
+        precision), returned as float64."""
+        if self._fast is None:
+            self._fast = (np.ascontiguousarray(self.w1.T, dtype=np.float32),
+                          self.b1.astype(np.float32),
+                          np.ascontiguousarray(self.w2.T, dtype=np.float32),
+                          self.b2.astype(np.float32))
+        w1t, b1, w2t, b2 = self._fast
+        h = np.tanh(x.astype(np.float32, copy=False) @ w1t + b1)
+        return _sigmoid((h @ w2t + b2).astype(np.float64))
+
+    def train_step(self, x: Inputs, target: FloatArray, rate: float) -> float:
+        """One gradient step of the summed cross-entropy of ``forward(x)`` against
+        ``target`` (same shape); returns the loss before the step."""
+        h = np.tanh(x @ self.w1.T + self.b1)
+        p = _sigmoid(h @ self.w2.T + self.b2)
+        eps = 1e-12
+        loss = float(-(target * np.log(p + eps) + (1 - target) * np.log(1 - p + eps)).sum())
+        self._fast = None
+        g_out = p - target                       # d loss / d logits
+        g_hidden = (g_out @ self.w2) * (1.0 - h * h)
+        self.w2 -= rate * (g_out.T @ h)
+        self.b2 -= rate * g_out.sum(axis=0)
+        self.w1 -= rate * (g_hidden.T @ x)
+        self.b1 -= rate * g_hidden.sum(axis=0)
+        return loss
+
+    def save(self, path: Path) -> None:
+        meta = np.array(sorted(f"{k}={v}" for k, v in self.meta.items()))
+        np.savez_compressed(path, w1=self.w1.astype(np.float32), b1=self.b1.astype(np.float32),
+                            w2=self.w2.astype(np.float32), b2=self.b2.astype(np.float32),
+                            meta=meta)
+
+    @classmethod
+    def load(cls, path: Path) -> Net:
+        """Read weights written by :meth:`save`. Raises ``OSError`` / ``ValueError``."""
+        with np.load(path, allow_pickle=False) as data:
+            arrays = [data[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2")]
+            meta = dict(str(item).split("=", 1) for item in data["meta"])
+        w1, b1, w2, b2 = arrays
+        if w1.shape[1] != N_INPUTS or w2.shape != (N_OUTPUTS, w1.shape[0]):
+            raise ValueError(f"{path}: weights of shape {w1.shape}/{w2.shape} do not fit "
+                             f"{N_INPUTS} inputs and {N_OUTPUTS} outputs")
+        return cls(w1, b1, w2, b2, meta)

@@ -1,0 +1,195 @@
+"""TD(λ) self-play training of the value network, TD-Gammon style.
+
+    nice -n 19 python -m computer.train --rules long_nardy --games 40000 --seed 1
+
+The network plays both sides greedily at 0-ply (the dice are the exploration). After
+each game, every position a side moved to (the game's last, finished one excepted) is
+trained once towards its λ-return, computed backwards from the exact result: the
+target of a position is the next position's estimate and the next target blended
+``(1 - λ) V + λ G``, seen from the other side (:func:`~computer.network.flip`). One
+batched gradient step per game on the summed cross-entropy; the rate falls linearly
+to ``--final-rate`` over the run.
+
+Everything is drawn from ``--seed`` (weights, dice, evaluation games), so the same
+command on the same machine writes the same weights. The log (``--log``, default
+beside the weights) records the command, the settings and, every ``--report`` games,
+the speed, the loss and the network's score at 0-ply against the ``heuristic`` level
+over ``--eval-games`` games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from .board import boards, profile, ruleset
+from .levels import WEIGHTS_DIR, picker
+from .match import first_dice, play_game
+from .network import FloatArray, Inputs, Net, encode, equity, flip, outcome_vector
+
+
+def self_play(rules: str, net: Net, rng: random.Random, lam: float,
+              max_turns: int = 2_000) -> tuple[Inputs, FloatArray, int]:
+    """One greedy self-play game: the inputs of the positions moved to (the last, which
+    ends the game, excluded), their λ-return targets, and the number of turns."""
+    rs = ruleset(rules)
+    prof = profile(rules)
+    side = rng.randrange(2)
+    position = rs.initial()
+    first = [True, True]
+    inputs: list[Inputs] = []
+    values: list[FloatArray] = []
+    played_opening = rs.opening == "roll_off_played"
+    for turn in range(1, max_turns + 1):
+        dice = first_dice(rng, played_opening) if turn == 1 else (rng.randint(1, 6),
+                                                                   rng.randint(1, 6))
+        plays = rs.legal_plays(position, side, dice, first[side])
+        first[side] = False
+        b = boards(rules, [p.position for p in plays], side)
+        x = encode(b, prof)
+        probs = net.forward(x)
+        ended = b.off[:, 0] == 15 if prof.bears_off else (
+            (b.mine[:, 6:].sum(axis=1) == 0) & (b.bar[:, 0] == 0))
+        for i in np.flatnonzero(ended):
+            outcome = rs.outcome(plays[int(i)].position)
+            if outcome is not None:
+                probs[i] = outcome_vector(outcome.points)
+        best = int(np.argmax(equity(probs)))
+        position = plays[best].position
+        outcome = rs.outcome(position)
+        if outcome is not None:
+            final = outcome_vector(outcome.points)
+            return (*_targets(inputs, values, final, lam), turn)
+        inputs.append(x[best])
+        values.append(probs[best])
+        side = 1 - side
+    raise RuntimeError(f"self-play game without a result after {max_turns} turns")
+
+
+def _targets(inputs: list[Inputs], values: list[FloatArray], final: FloatArray,
+             lam: float) -> tuple[Inputs, FloatArray]:
+    n = len(inputs)
+    targets = np.empty((n, final.shape[0]))
+    g_next, v_next = final, final
+    for t in range(n - 1, -1, -1):
+        targets[t] = flip((1.0 - lam) * v_next + lam * g_next)
+        g_next, v_next = targets[t], values[t]
+    return np.array(inputs), targets
+
+
+def score_against(rules: str, net: Net, level: str, games: int, seed: int) -> float:
+    """The network's (0-ply) share of games won against ``level``, colours alternating."""
+    rng = random.Random(seed)
+    mine = picker(rules, "network", net=net)
+    theirs = picker(rules, level, random.Random(seed + 1))
+    won = 0
+    for g in range(games):
+        me = g % 2
+        white, black = (mine, theirs) if me == 0 else (theirs, mine)
+        won += play_game(rules, white, black, rng).outcome.winner == me
+    return won / games
+
+
+def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
+          rate: float = 0.02, final_rate: float = 0.005, report: int = 1000,
+          eval_games: int = 100, log: list[str] | None = None,
+          max_seconds: float | None = None,
+          checkpoint: Callable[[Net, int], None] | None = None) -> Net:
+    """Train a new network for ``rules`` by ``games`` self-play games (see the module
+    docstring); progress lines are printed and appended to ``log``. With
+    ``max_seconds`` training stops at the first report past that time (the log and
+    ``meta["games"]`` say how many games were played: the same command with that
+    ``--games`` and ``--final-rate`` at the rate reached repeats it). ``checkpoint`` is
+    called with the network and the games so far at each report."""
+    ruleset(rules)
+    net = Net.create(hidden, np.random.default_rng(seed))
+    rng = random.Random(seed)
+    lines = log if log is not None else []
+    start = time.perf_counter()
+    turns = 0
+    loss = 0.0
+    for game in range(1, games + 1):
+        x, target, n_turns = self_play(rules, net, rng, lam)
+        turns += n_turns
+        step = rate + (final_rate - rate) * (game - 1) / max(games - 1, 1)
+        if len(x):
+            loss += net.train_step(x, target, step) / len(x)
+        if game % report == 0 or game == games:
+            elapsed = time.perf_counter() - start
+            done = report if game % report == 0 else game % report
+            line = (f"games={game} elapsed={elapsed:.0f}s games/s={game / elapsed:.1f} "
+                    f"turns/game={turns / done:.1f} loss/position={loss / done:.4f} "
+                    f"rate={step:.4f}")
+            if eval_games:
+                share = score_against(rules, net, "heuristic", eval_games, seed + game)
+                line += f" vs_heuristic_0ply={share:.3f}"
+            print(line, flush=True)
+            lines.append(line)
+            turns = 0
+            loss = 0.0
+            if checkpoint is not None:
+                net.meta.update({"games": str(game)})
+                checkpoint(net, game)
+            if max_seconds is not None and elapsed > max_seconds and game < games:
+                lines.append(f"# time cap: stopped after {game} of {games} games")
+                print(lines[-1], flush=True)
+                games = game
+                break
+    net.meta.update({"rules": rules, "games": str(games), "seed": str(seed),
+                     "hidden": str(hidden), "lambda": str(lam), "rate": str(rate),
+                     "final_rate": str(final_rate)})
+    return net
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m computer.train",
+                                     description="TD(λ) self-play training of the network.")
+    parser.add_argument("--rules", default="long_nardy")
+    parser.add_argument("--games", type=int, default=40_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=80)
+    parser.add_argument("--lam", type=float, default=0.7)
+    parser.add_argument("--rate", type=float, default=0.02)
+    parser.add_argument("--final-rate", type=float, default=0.005)
+    parser.add_argument("--report", type=int, default=1000)
+    parser.add_argument("--eval-games", type=int, default=100)
+    parser.add_argument("--max-minutes", type=float, default=None,
+                        help="stop at the first report past this many minutes")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="weights file (default computer/weights/RULES.npz)")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="log file (default: the weights file with .log)")
+    args = parser.parse_args(argv)
+    out = args.out or WEIGHTS_DIR / f"{args.rules}.npz"
+    log_path = args.log or out.with_suffix(".log")
+    command = "python -m computer.train " + " ".join(argv if argv is not None else sys.argv[1:])
+    lines = [f"# {command}",
+             f"# rules={args.rules} games={args.games} seed={args.seed} hidden={args.hidden} "
+             f"lambda={args.lam} rate={args.rate}->{args.final_rate} "
+             f"eval: 0-ply vs heuristic over {args.eval_games} games every {args.report}"]
+    print("\n".join(lines), flush=True)
+    started = time.perf_counter()
+
+    def checkpoint(net: Net, game: int) -> None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        net.save(out)
+        log_path.write_text("\n".join(lines) + "\n")
+
+    net = train(args.rules, args.games, args.seed, args.hidden, args.lam, args.rate,
+                args.final_rate, args.report, args.eval_games, lines,
+                None if args.max_minutes is None else 60 * args.max_minutes, checkpoint)
+    lines.append(f"# done in {time.perf_counter() - started:.0f}s; weights: {out.name}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    net.save(out)
+    log_path.write_text("\n".join(lines) + "\n")
+    print(lines[-1])
+
+
+if __name__ == "__main__":
+    main()
