@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
@@ -10,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.html import format_html
 
+from . import login_limit, names
 from .models import User
 from .stats import stats_for, stats_for_users
 
@@ -38,6 +40,11 @@ def _clean_unique_username(form: Any) -> str:
     """Usernames are unique by Unicode case folding (``User.username_key``), which Django's
     own forms (ASCII-only ``iexact`` on SQLite) do not know: refuse a clash as a form error."""
     username: str = form.cleaned_data["username"]
+    problem = names.lookalike_problem(username)
+    if len(names.username_key(username)) > names.KEY_MAX:
+        problem = "This username is too long once case-folded."
+    if problem:
+        raise ValidationError(problem, code="invalid")
     clash = User.objects.named(username)
     if form.instance.pk is not None:
         clash = clash.exclude(pk=form.instance.pk)
@@ -58,6 +65,24 @@ class _ChangeForm(UserChangeForm):
         model = User
 
     clean_username = _clean_unique_username
+
+
+class LoginLimitAuthenticationForm(AdminAuthenticationForm):
+    """The admin's log-in form, saying when a username is locked out by the per-username
+    limit on failed log-ins (``accounts.login_limit``; the backend enforces it)."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        wait = login_limit.retry_after(username) if username else None
+        if wait is not None:
+            minutes = max(1, round(wait / 60))
+            raise ValidationError(
+                "Too many failed log-ins for this username: try again in %(minutes)s "
+                "minute(s).", code="throttled", params={"minutes": minutes})
+        return super().clean()
+
+
+admin.site.login_form = LoginLimitAuthenticationForm
 
 
 @admin.register(User)

@@ -8,6 +8,7 @@ from django.db import connection
 from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
+from rest_framework.request import Request
 
 from nard_site.rows import RowCodec
 
@@ -21,9 +22,35 @@ SQL = (f"SELECT {TOKENS.select_list('t')}, {USERS.select_list('u')}"
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """``Authorization: Token <key>``, as DRF's, with the token and user read together."""
+    """``Authorization: Token <key>``, as DRF's, with the token and user read together.
+
+    Another scheme (``Bearer <key>``) is refused with a message naming the one expected,
+    rather than read as no credentials at all; ``Token`` with no key is refused saying
+    so (a bad credential is refused even on a public read). Tokens do not expire: one
+    lasts until ``DELETE accounts/token/``, a change or reset of its user's password, or
+    the account's deactivation."""
+
+    def authenticate(self, request: Request) -> tuple[Any, Any] | None:
+        try:
+            parts = authentication.get_authorization_header(request).split()
+        except UnicodeEncodeError:  # not Latin-1: no key was ever that
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
+        if not parts:
+            return None
+        if parts[0].lower() != self.keyword.lower().encode():
+            scheme = parts[0].decode("latin-1")[:20]
+            raise exceptions.AuthenticationFailed(
+                f"The API's Authorization scheme is Token: send 'Authorization: Token <key>', "
+                f"not {scheme!r}.")
+        if len(parts) == 1:
+            raise exceptions.AuthenticationFailed(
+                "The Authorization header says Token but gives no key: send "
+                "'Authorization: Token <key>', or no Authorization header to read anonymously.")
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        if not (0 < len(key) <= 40 and key.isascii() and key.isalnum()):  # never a key
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         with connection.cursor() as cursor:
             cursor.execute(SQL, [key])
             row = cursor.fetchone()

@@ -6,11 +6,9 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.auth.models import UserManager as BaseUserManager
 from django.db import models
 
+from .names import username_key
 
-def username_key(name: str) -> str:
-    """How usernames compare: Unicode case folding (``Émile`` is ``émile``), on every
-    database alike (SQLite's own case-insensitive matching folds ASCII letters only)."""
-    return name.casefold()
+__all__ = ["User", "UserManager", "username_key"]
 
 
 class UserManager(BaseUserManager["User"]):
@@ -29,7 +27,8 @@ class User(AbstractUser):
     display_name = models.CharField(max_length=64, blank=True)
     username_key = models.CharField(
         max_length=300, unique=True, editable=False,
-        help_text="The username case-folded: what makes usernames unique regardless of case.")
+        help_text="The username normalised (NFKC) and case-folded: what makes usernames "
+                  "unique regardless of case.")
 
     objects = UserManager()
 

@@ -6,15 +6,39 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from . import names
 from .models import User
 from .stats import STAT_FIELDS, stats_for
 
 
+class UsernameField(serializers.CharField):
+    """A username, normalised (NFKC) before any validator sees it, as it is stored."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_length", names.USERNAME_MAX)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        return names.normalize(super().to_internal_value(data))
+
+
+def _staff_names() -> list[str]:
+    return list(User.objects.filter(is_staff=True).values_list("username", flat=True))
+
+
 class RegisterInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    username = UsernameField(validators=[UnicodeUsernameValidator()])
     password = serializers.CharField(write_only=True, max_length=128,
                                      style={"input_type": "password"}, trim_whitespace=False)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    # 254: the longest address SMTP carries (RFC 5321), and the column's size.
+    email = serializers.EmailField(required=False, allow_blank=True, default="",
+                                   max_length=254)
+
+    def validate_username(self, value: str) -> str:
+        problem = names.username_problem(value, taken_by_staff=_staff_names())
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value
 
 
 class RegisterOutputSerializer(serializers.Serializer):
@@ -23,7 +47,7 @@ class RegisterOutputSerializer(serializers.Serializer):
 
 
 class TokenInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
+    username = UsernameField()
     password = serializers.CharField(max_length=128, style={"input_type": "password"},
                                      trim_whitespace=False)
 
@@ -66,4 +90,15 @@ class MeSerializer(PublicProfileSerializer):
 
 
 class MeUpdateSerializer(serializers.Serializer):
+    """``context["user"]`` is the player whose profile changes."""
+
     display_name = serializers.CharField(max_length=64, allow_blank=True)
+
+    def validate_display_name(self, value: str) -> str:
+        user = self.context["user"]
+        problem = names.display_name_problem(
+            value, own_username=user.username,
+            taken_by_staff=[] if user.is_staff else _staff_names())
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value

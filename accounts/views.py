@@ -4,13 +4,13 @@ from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import AuthenticationFailed, NotFound
+from rest_framework.exceptions import AuthenticationFailed, NotFound, Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
+from . import login_limit, services
 from .models import User
 from .serializers import (
     MeSerializer,
@@ -48,17 +48,27 @@ class TokenView(APIView):
     def get_permissions(self):  # type: ignore[no-untyped-def]
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
 
-    def perform_authentication(self, request: Request) -> None:
-        # Logging in must work even when a stale token is still sent along.
-        if request.method != "POST":
-            super().perform_authentication(request)
+    def get_authenticators(self):  # type: ignore[no-untyped-def]
+        # Logging in must work even when a stale token is still sent along: a POST reads
+        # no credentials at all (the throttles ask who the user is, which would check it).
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            return []
+        return super().get_authenticators()
+
+    def get_authenticate_header(self, request: Request) -> str:
+        return "Token"  # a refused log-in is a 401 (with no authenticators DRF says 403)
 
     @extend_schema(request=TokenInputSerializer, responses={200: TokenOutputSerializer},
                    auth=[])
     def post(self, request: Request) -> Response:
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = authenticate(request, username=data.validated_data["username"],
+        username = data.validated_data["username"]
+        wait = login_limit.retry_after(username)
+        if wait is not None:
+            raise Throttled(wait, detail="Too many failed log-ins for this username.")
+        user = authenticate(request, username=username,
                             password=data.validated_data["password"])
         if user is None:
             raise AuthenticationFailed("Invalid username or password.")
@@ -82,7 +92,8 @@ class MeView(APIView):
 
     @extend_schema(request=MeUpdateSerializer, responses={200: MeSerializer})
     def patch(self, request: Request) -> Response:
-        data = MeUpdateSerializer(data=request.data, partial=True)
+        data = MeUpdateSerializer(data=request.data, partial=True,
+                                  context={"user": request.user})
         data.is_valid(raise_exception=True)
         user = request.user
         if "display_name" in data.validated_data:

@@ -30,7 +30,9 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: a 500 must never show the debug page by accident. Command 1
+# (scripts/run.sh) and the test suite (tests/settings.py) turn it on explicitly.
+DEBUG = env_bool("DEBUG", False)
 
 _DEV_SECRET_KEY = "dev-only-secret-key-never-use-in-production-0123456789abcdefghij"
 SECRET_KEY = os.environ.get("SECRET_KEY") or (_DEV_SECRET_KEY if DEBUG else "")
@@ -60,6 +62,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "nard_site.api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -112,7 +115,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite cannot keep a connection across threads the way PostgreSQL can.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Writers take the write lock when their transaction begins (IMMEDIATE), so a second
+    # writer waits for it (up to `timeout` seconds) instead of failing with "database is
+    # locked" when a read lock cannot be upgraded.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=int(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")), transaction_mode="IMMEDIATE")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
@@ -122,7 +129,14 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: a changed or reset password revokes the user's API tokens.
+    {"NAME": "accounts.passwords.RevokeTokensOnPasswordChange"},
 ]
+# A username locked out after LOGIN_FAILURE_LIMIT wrong passwords within
+# LOGIN_FAILURE_WINDOW seconds (accounts.login_limit), on the API and the admin alike.
+AUTHENTICATION_BACKENDS = ["accounts.backends.LoginLimitBackend"]
+LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
+LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -147,14 +161,22 @@ WHITENOISE_USE_FINDERS = True
 # Request bodies larger than this are refused with 413 (the API's bodies are small).
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", str(256 * 1024)))
 
-# --- Cache (throttling) ---------------------------------------------------------
-# With REDIS_URL set, throttling counters are shared by every worker process.
+# --- Cache (throttling and log-in counters) ---------------------------------------
+# Shared by every worker process, and never evicted while live (a client sending under
+# many identities must not flush another's counter): Redis with REDIS_URL (configure it
+# with `maxmemory-policy noeviction` or `volatile-ttl`), else a table of the database
+# (`manage.py createcachetable` creates it) that drops expired entries only.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {"default": {"BACKEND": "nard_site.cache.CountersCache",
+                          "LOCATION": "nard_cache", "OPTIONS": {"MAX_ENTRIES": 10000}}}
+# How many proxies in front of the server append to X-Forwarded-For and set
+# X-Forwarded-Proto. 0: none, the headers are the client's own words and are ignored
+# (the throttles count by the connection's address).
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 
 # --- REST framework ---------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -163,15 +185,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PARSER_CLASSES": [
-        "nard_site.api.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON bodies only: no form or multipart parsing (nothing in the API takes a file).
+    "DEFAULT_PARSER_CLASSES": ["nard_site.api.parsers.JSONParser"],
+    # The browsable API (HTML pages of every answer) only in development.
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
+        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
+    "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
@@ -182,6 +203,7 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON", "2000/min"),
         "user": os.environ.get("THROTTLE_USER", "20000/min"),
         "auth": os.environ.get("THROTTLE_AUTH", "600/min"),
+        "analysis": os.environ.get("THROTTLE_ANALYSIS", "120/min"),
     },
     "DEFAULT_PAGINATION_CLASS": "nard_site.api.pagination.Pagination",
     "PAGE_SIZE": 20,
@@ -209,7 +231,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Security (production: DEBUG off) ---------------------------------------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# X-Forwarded-Proto is believed only from a proxy (NUM_PROXIES > 0): otherwise a
+# plain-HTTP client could claim https and skip the redirect.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if NUM_PROXIES > 0 else None
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # Command 1: install, migrate the embedded SQLite database (or DATABASE_URL's), create
 # the demo accounts and a finished demo match, and start the server on
-# http://127.0.0.1:${PORT:-8000}.
+# http://127.0.0.1:${PORT:-8000}.  This is the development server: DEBUG is on unless
+# DEBUG=0 is set (the settings default it off).
 source "$(dirname "$0")/bootstrap.sh"
+export DEBUG="${DEBUG:-1}"
 python manage.py migrate --no-input -v 0
+python manage.py createcachetable  # throttling and log-in counters (no REDIS_URL)
 python manage.py collectstatic --no-input -v 0
-echo "==> demo accounts:"
-python manage.py seed_demo
-echo "==> demo match (a finished 3-point match with a mars, to browse in the admin):"
-python manage.py seed_demo_match
+# Demo data only on the embedded database, or when asked with SEED_DEMO=1.
+if [ -z "${DATABASE_URL:-}" ] || [ "${SEED_DEMO:-}" = 1 ]; then
+  echo "==> demo accounts:"
+  python manage.py seed_demo
+  echo "==> demo match (a finished 3-point match with a mars, to browse in the admin):"
+  python manage.py seed_demo_match
+else
+  echo "==> DATABASE_URL is set: no demo accounts or match (SEED_DEMO=1 creates them)"
+fi
 PORT="${PORT:-8000}"
 echo "==> serving on http://127.0.0.1:$PORT/  (API docs: /api/v1/docs/, admin: /admin/)"
 exec python manage.py runserver "127.0.0.1:$PORT" ${RUNSERVER_ARGS:-}

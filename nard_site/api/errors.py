@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -125,6 +126,7 @@ def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
     return JsonResponse(error_body(code, message), status=status_code)
 
 
+@csrf_exempt  # also the API's catch-all view: a POST to no URL is a 404, not a CSRF 403
 def handler404(request: Any, exception: Exception | None = None) -> JsonResponse:
     """Unknown URLs answer in the API's error shape, not an HTML page."""
     hint = "" if request.path.endswith("/") else " (API URLs end with a slash)"

@@ -133,16 +133,6 @@ def test_public_profile_by_username(api, make_user):
     assert_error(api.get("/api/v1/accounts/users/nobody/"), 404, "not_found")
 
 
-def test_seed_demo_is_idempotent(db):
-    from django.core.management import call_command
-
-    call_command("seed_demo")
-    call_command("seed_demo")
-    assert User.objects.filter(username="demo", is_staff=False).count() == 1
-    admin = User.objects.get(username="admin")
-    assert admin.is_staff and admin.check_password("admin-nardy-2026")
-
-
 def test_admin_refuses_a_username_that_differs_only_in_case(make_user, client):
     make_user("Émile")
     admin = make_user("boss", is_staff=True, is_superuser=True)

@@ -35,13 +35,15 @@ def chromium() -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_staff_open_the_demo_game_and_see_its_history_and_board(
-        chromium: str, live_server: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+        chromium: str, live_server: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        settings: Any):
     # Playwright's sync API runs an event loop in this thread; the live server's own
     # thread does the database work, but keep Django's async guard from tripping here.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import expect, sync_playwright
 
-    call_command("seed_demo", stdout=StringIO())
+    settings.DEBUG = True  # seed_demo refuses otherwise
+    call_command("seed_demo", "--any-database", stdout=StringIO())
     call_command("seed_demo_match", stdout=StringIO())
     match = demo_match()
     assert match is not None

@@ -14,10 +14,11 @@ from games.models import Match
 
 
 @pytest.mark.django_db
-def test_seed_demo_match_creates_one_finished_match_with_a_mars_once():
+def test_seed_demo_match_creates_one_finished_match_with_a_mars_once(settings):
+    settings.DEBUG = True  # seed_demo refuses otherwise
     with pytest.raises(CommandError, match="seed_demo"):
         call_command("seed_demo_match", stdout=StringIO())
-    call_command("seed_demo", stdout=StringIO())
+    call_command("seed_demo", "--any-database", stdout=StringIO())
     out = StringIO()
     call_command("seed_demo_match", stdout=out)
     match = Match.objects.get()

@@ -1,10 +1,18 @@
-"""Create the demo accounts a newcomer logs in with (idempotent)."""
+"""Create the demo accounts a newcomer logs in with, on a development database only.
+
+It seeds the embedded default (SQLite, no ``DATABASE_URL``), or another database when
+asked (``--any-database`` or ``SEED_DEMO=1``); it refuses when ``DEBUG`` is off, since
+the passwords are published. An account that already exists is left as it is: its
+password is never reset.
+"""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.models import User
@@ -18,19 +26,38 @@ DEMO_ACCOUNTS = (
 )
 
 
+def asked_for(options: dict[str, Any]) -> bool:
+    return bool(options.get("any_database")) or os.environ.get("SEED_DEMO") == "1"
+
+
 class Command(BaseCommand):
-    help = "Create (or reset) the demo player accounts and a staff account, and print them."
+    help = ("Create the demo player accounts and a staff account (development only), "
+            "and print them.")
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--any-database", action="store_true",
+                            help="Seed even though DATABASE_URL names a database.")
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG:
+            raise CommandError("DEBUG is off: the demo accounts' passwords are published, "
+                               "so they are not created here.")
+        if os.environ.get("DATABASE_URL") and not asked_for(options):
+            self.stdout.write("  DATABASE_URL is set: no demo accounts created "
+                              "(--any-database or SEED_DEMO=1 creates them).")
+            return
         for username, password, staff in DEMO_ACCOUNTS:
+            kind = "staff (admin at /admin/)" if staff else "player"
             user = User.objects.named(username).first()
-            if user is None:
-                user = User(username=username, display_name=username.capitalize())
-            user.is_staff = user.is_superuser = staff
+            if user is not None:
+                self.stdout.write(f"  {kind:26} username={username}  (exists: its password "
+                                  "is left unchanged)")
+                continue
+            user = User(username=username, display_name=username.capitalize(),
+                        is_staff=staff, is_superuser=staff)
             user.set_password(password)
             user.save()
             token = token_obtain(user=user)
-            kind = "staff (admin at /admin/)" if staff else "player"
             self.stdout.write(f"  {kind:26} username={username}  password={password}  "
                               f"token={token.key}")

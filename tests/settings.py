@@ -1,0 +1,16 @@
+"""The test suite's settings: the development defaults, asked for explicitly now that
+``DEBUG`` defaults off (subprocesses the tests start inherit ``DEBUG=1`` too), and the
+throttling counters in memory, cleared before each test (tests/conftest.py) without a
+database. The production cache (nard_site.cache.CountersCache) is tested against real
+servers in tests/api/test_throttling_live.py."""
+
+import os
+
+os.environ.setdefault("DEBUG", "1")
+
+from nard_site.settings import *  # noqa: F403
+from nard_site.settings import REDIS_URL
+
+if not REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                          "OPTIONS": {"MAX_ENTRIES": 1_000_000}}}
