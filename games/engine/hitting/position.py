@@ -217,26 +217,31 @@ class HitPosition:
                              (WHITE, BLACK), "big", "position ID")
 
     def gnubg_id(self, on_roll: Side) -> str:
-        """GNU Backgammon's position ID of this board with ``on_roll`` to play: the
-        player on roll's points 1..24 and bar, then the opponent's, each checker a 1
-        bit and each point closed by a 0 bit, packed low bit first into 10 bytes and
-        written as 14 characters of standard base64 (gnubg manual, "A technical
-        description of the Position ID")."""
+        """GNU Backgammon's position ID of this board with ``on_roll`` to play.
+
+        The 80-bit key: for each player, its points 1..24 (its own numbering) and then
+        its bar, each checker a 1 bit and each point closed by a 0 bit; packed low bit
+        first into 10 bytes, written as 14 characters of standard base64 (gnubg manual,
+        "A technical description of the Position ID"). The **opponent of the player on
+        roll comes first**: that is what gnubg 1.07 reads (``set board``, then ``hint``
+        lists the second player's moves) and writes; the manual's prose names the player
+        on roll first, which disagrees with the program (tests/engine/hitting/test_gnubg.py).
+        """
         on_roll = check_side(on_roll)
-        key = self._key((on_roll, other(on_roll)), "little")
+        key = self._key((other(on_roll), on_roll), "little")
         return base64.b64encode(key).decode()[:14]
 
     @classmethod
     def from_gnubg_id(cls, text: str, on_roll: Side, rules: str = "backgammon",
                       ) -> HitPosition:
-        """Read GNU Backgammon's position ID with ``on_roll`` the player on roll.
-        Raises :class:`NotationError`."""
+        """Read GNU Backgammon's position ID (see :meth:`gnubg_id`) with ``on_roll``
+        the player on roll. Raises :class:`NotationError`."""
         variant_of(rules)
         on_roll = check_side(on_roll)
         if not isinstance(text, str) or not _B64STD.fullmatch(text.strip()):
             raise NotationError(f"a gnubg position ID is 14 base64 characters, not {text!r}")
         return cls._from_key(rules, _b64(text.strip(), base64.b64decode),
-                             (on_roll, other(on_roll)), "little", "gnubg position ID")
+                             (other(on_roll), on_roll), "little", "gnubg position ID")
 
     def _key(self, order: tuple[Side, Side], bit_order: str) -> bytes:
         bits: list[int] = []
