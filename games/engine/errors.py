@@ -27,7 +27,10 @@ class IllegalMoveError(EngineError):
     ``reason`` is one of the stable codes: ``invalid_step``, ``game_over``,
     ``turn_over``, ``no_such_die``, ``wrong_side``, ``no_checker``, ``point_blocked``,
     ``head_rule``, ``prime_rule``, ``not_all_home``, ``bear_off_not_exact``,
-    ``must_play_both``, ``must_play_larger``, ``must_play_max``, ``ambiguous_die``.
+    ``must_play_both``, ``must_play_larger``, ``must_play_max``, ``ambiguous_die``;
+    and in the hitting games (RULES-FAMILY): ``bar_first`` (H9: a checker on the bar
+    must enter first), ``hit_and_hide`` (H10, ``short_nardy``), ``point_full`` (H7,
+    ``nard``'s six on a point), ``no_bear_off`` (H13, ``nard``).
     """
 
     def __init__(self, reason: str, message: str) -> None:
