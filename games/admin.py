@@ -23,9 +23,9 @@ from django.utils.safestring import mark_safe
 
 from games import services
 from games.board_svg import board_svg
-from games.engine import EngineError, Position
+from games.engine import EngineError
 from games.models import MATCH_LENGTHS, Event, Game, Match, Turn
-from games.records import steps_text
+from games.selectors import steps_text
 from nard_site.domain import DomainError
 
 MARS_MARK = "♛ mars"
@@ -214,11 +214,11 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
                            "mars_mark", "end_reason", "turns", "neighbours")}),
         ("Snapshot of the state", {
             "classes": ("collapse",),
-            "fields": ("phase", "turn", "dice", "dice_left", "head_left", "position_id",
-                       "off_white", "off_black", "rolloff_white", "rolloff_black",
+            "fields": ("phase", "turn", "dice", "dice_left", "position_key", "turn_key",
+                       "rolloff_white", "rolloff_black",
                        "started_at", "finished_at")}),
     )
-    readonly_fields = ("match_link", "mars_mark", "position_id", "neighbours")
+    readonly_fields = ("match_link", "mars_mark", "dice_left", "neighbours")
 
     @admin.display(description="match", ordering="match_id")
     def match_link(self, game: Game) -> str:
@@ -229,9 +229,9 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     def mars_mark(self, game: Game) -> str:
         return format_html('<strong class="mars">{}</strong>', MARS_MARK) if game.mars else "no"
 
-    @admin.display(description="position ID")
-    def position_id(self, game: Game) -> str:
-        return game.position.to_id()
+    @admin.display(description="dice left")
+    def dice_left(self, game: Game) -> str:
+        return " ".join(str(d) for d in game.dice_left) or "–"
 
     @admin.display(description="other games")
     def neighbours(self, game: Game) -> str:
@@ -269,7 +269,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         chosen = next((t for t in turns if t.number == int(shown) and t.position_after), None)
         if chosen is not None:
             try:
-                position = Position.from_id(chosen.position_after)
+                position = game.match.ruleset.position_from_id(chosen.position_after)
             except EngineError:
                 position = game.position
             else:

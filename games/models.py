@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.engine import BLACK, WHITE, Position, Side, TurnState, side_name
+from games.engine import BLACK, RULESETS, WHITE, BoardPosition, RuleSet, Side, side_name
+from games.engine import Turn as TurnState
 
 
 class Color(models.TextChoices):
@@ -29,11 +30,31 @@ def side_of(color: str) -> Side:
 
 
 class MatchStatus(models.TextChoices):
+    """Ordered: every status from :attr:`FINISHED` on is final (:func:`is_over`)."""
+
     OPEN = "open", "Open seek"
     INVITED = "invited", "Invitation"
     ACTIVE = "active", "Active"
     FINISHED = "finished", "Finished"
     ABORTED = "aborted", "Aborted"
+
+
+STATUS_ORDER: tuple[str, ...] = tuple(MatchStatus.values)
+"""Statuses in the order a match goes through them."""
+
+
+def is_over(status: str) -> bool:
+    """``True`` from ``finished`` on (finished or aborted): nothing more can happen."""
+    return STATUS_ORDER.index(status) >= STATUS_ORDER.index(MatchStatus.FINISHED)
+
+
+class Rules(models.TextChoices):
+    """The rule sets a match can be played by (``games.engine.RULESETS``)."""
+
+    LONG_NARDY = "long_nardy", "Long Nardy"
+    SHORT_NARDY = "short_nardy", "Short nardy"
+    BACKGAMMON = "backgammon", "Backgammon"
+    NARD = "nard", "Nard"
 
 
 MATCH_LENGTHS = (1, 3, 5, 7)
@@ -53,6 +74,8 @@ class Match(models.Model):
                                 help_text="The invited opponent of an invitation.")
     hotseat = models.BooleanField(default=False,
                                   help_text="One account plays both sides at a shared screen.")
+    rules = models.CharField(max_length=16, choices=Rules.choices, default=Rules.LONG_NARDY,
+                             db_index=True, help_text="The rule set (games.engine.RULESETS).")
     length = models.PositiveSmallIntegerField()
     score_white = models.PositiveSmallIntegerField(default=0)
     score_black = models.PositiveSmallIntegerField(default=0)
@@ -76,6 +99,7 @@ class Match(models.Model):
                                    name="match_length_1_3_5_7"),
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"),
+            models.CheckConstraint(condition=Q(rules__in=Rules.values), name="match_rules_known"),
             models.CheckConstraint(
                 condition=Q(winner="") | Q(status=MatchStatus.FINISHED),
                 name="match_winner_only_when_finished"),
@@ -107,6 +131,11 @@ class Match(models.Model):
     def score(self, side: Side) -> int:
         return self.score_white if side == WHITE else self.score_black
 
+    @property
+    def ruleset(self) -> RuleSet:
+        """The engine's rule set this match is played by."""
+        return RULESETS[self.rules]
+
 
 class GamePhase(models.TextChoices):
     ROLL_OFF = "roll-off", "Roll-off"
@@ -120,23 +149,37 @@ class EndReason(models.TextChoices):
     RESIGNED = "resigned", "Resigned"
 
 
+class Result(models.TextChoices):
+    """A finished game's result name (H15; ``resigned`` for R30/H16)."""
+
+    SINGLE = "single", "Single"
+    MARS = "mars", "Mars"
+    KOKS = "koks", "Koks"
+    GAMMON = "gammon", "Gammon"
+    BACKGAMMON = "backgammon", "Backgammon"
+    RESIGNED = "resigned", "Resigned"
+
+
 class Game(models.Model):
-    """One game of a match, with the current turn state kept as a snapshot for O(1) reads."""
+    """One game of a match, with the current state kept as a snapshot for O(1) reads.
+
+    The snapshot is rule-set neutral: the engine's own position ID (``position_key``)
+    and, while a turn is being played, its turn ID (``turn_key``); both name their
+    rule set and are read back through ``match.ruleset``.
+    """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
     starter = models.CharField(max_length=5, choices=Color.choices, blank=True)
-    # --- snapshot of the current state (White's numbering) -------------------------------
-    points = models.JSONField(help_text="24 signed counts in White's numbering "
-                                        "(positive White, negative Black).")
-    off_white = models.PositiveSmallIntegerField(default=0)
-    off_black = models.PositiveSmallIntegerField(default=0)
+    # --- snapshot of the current state ---------------------------------------------------
+    position_key = models.CharField(max_length=64,
+                                    help_text="The engine's position ID of the board now.")
+    turn_key = models.CharField(max_length=64, blank=True,
+                                help_text="The engine's turn ID while a turn is played.")
     phase = models.CharField(max_length=8, choices=GamePhase.choices)
     turn = models.CharField(max_length=5, choices=Color.choices, blank=True,
                             help_text="The side to move (blank during the roll-off).")
     dice = models.JSONField(null=True, blank=True, help_text="This turn's roll.")
-    dice_left = models.JSONField(default=list, blank=True)
-    head_left = models.PositiveSmallIntegerField(default=0)
     white_first_turn = models.BooleanField(default=True)
     black_first_turn = models.BooleanField(default=True)
     rolloff_white = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -147,7 +190,10 @@ class Game(models.Model):
     # --- result ------------------------------------------------------------------------
     winner = models.CharField(max_length=5, choices=Color.choices, blank=True)
     points_won = models.PositiveSmallIntegerField(null=True, blank=True)
-    mars = models.BooleanField(default=False)
+    mars = models.BooleanField(default=False,
+                               help_text="Won with more than a single game (mars, koks, gammon, "
+                                         "backgammon; for a resignation, what it conceded).")
+    result = models.CharField(max_length=10, choices=Result.choices, blank=True)
     end_reason = models.CharField(max_length=9, choices=EndReason.choices, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -157,46 +203,38 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
-            models.CheckConstraint(condition=Q(points_won__isnull=True) | Q(points_won__in=[1, 2]),
-                                   name="game_points_1_or_2"),
-            models.CheckConstraint(condition=Q(off_white__lte=15) & Q(off_black__lte=15),
-                                   name="game_off_at_most_15"),
+            models.CheckConstraint(condition=Q(points_won__isnull=True) | Q(points_won__gte=1),
+                                   name="game_points_positive"),
             models.CheckConstraint(
-                condition=(Q(winner="") & Q(points_won__isnull=True))
-                | (~Q(winner="") & Q(points_won__isnull=False)),
-                name="game_winner_has_points"),
-            models.CheckConstraint(condition=~Q(mars=True) | Q(points_won=2),
-                                   name="game_mars_is_two_points"),
+                condition=(Q(winner="") & Q(points_won__isnull=True) & Q(result=""))
+                | (~Q(winner="") & Q(points_won__isnull=False) & ~Q(result="")),
+                name="game_winner_has_points_and_result"),
+            models.CheckConstraint(condition=~Q(mars=True) | Q(points_won__gte=2),
+                                   name="game_mars_is_more_than_one_point"),
         ]
 
     def __str__(self) -> str:
         return f"Game {self.number} of match {self.match_id}"
 
     @property
-    def position(self) -> Position:
-        return Position(points=tuple(self.points), off=(self.off_white, self.off_black))
-
-    @position.setter
-    def position(self, position: Position) -> None:
-        self.points = list(position.points)
-        self.off_white, self.off_black = position.off
+    def position(self) -> BoardPosition:
+        """The board now, as the rule set's own position."""
+        return self.match.ruleset.position_from_id(self.position_key)
 
     def first_turn(self, side: Side) -> bool:
         return self.white_first_turn if side == WHITE else self.black_first_turn
 
     def turn_state(self) -> TurnState | None:
         """The engine's state of the turn being played; ``None`` outside the move phase."""
-        if self.phase != GamePhase.MOVE:
+        if self.phase != GamePhase.MOVE or not self.turn_key:
             return None
-        side = side_of(self.turn)
-        state = TurnState(self.position, side, tuple(self.dice), tuple(self.dice_left),
-                          self.head_left, self.first_turn(side))
-        known = self.__dict__.get("_known_turn_state")
-        return known if known == state else state  # the known one has its searches done
+        return self.match.ruleset.turn_from_id(self.turn_key)
 
-    def keep_turn_state(self, state: TurnState) -> None:
-        """Remember the engine state just stored, so a later :meth:`turn_state` reuses it."""
-        self.__dict__["_known_turn_state"] = state
+    @property
+    def dice_left(self) -> list[int]:
+        """The dice still to play this turn (empty outside the move phase)."""
+        state = self.turn_state()
+        return list(state.dice_left) if state is not None else []
 
     @property
     def is_over(self) -> bool:
@@ -211,7 +249,8 @@ class Turn(models.Model):
     side = models.CharField(max_length=5, choices=Color.choices)
     dice = models.JSONField(help_text="The two dice rolled.")
     steps = models.JSONField(default=list, blank=True,
-                             help_text='[{"from", "to", "die"}] in the mover\'s numbering.')
+                             help_text='[{"from", "to", "die", "hit"}] in the mover\'s '
+                                       'numbering (from 25: entering from the bar).')
     pass_reason = models.CharField(max_length=64, blank=True,
                                    help_text="Why the rest of the turn passed (R23).")
     position_after = models.CharField(max_length=64, blank=True,

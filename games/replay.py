@@ -1,79 +1,83 @@
-"""Rebuild a stored game from its per-move records and compare it with its snapshot."""
+"""Rebuild a stored game from its per-move records and compare it with its snapshot.
+
+The replay plays the records through the one turn path (:mod:`games.transitions`) on
+an in-memory copy of the game that is never written, so a stored game is checked by
+exactly the code that played it; the first step that fails is reported.
+"""
 
 from __future__ import annotations
 
-from games.engine import (
-    WHITE,
-    EngineError,
-    Position,
-    Step,
-    TurnState,
-    other,
-    resign_outcome,
-)
-from games.models import EndReason, Game, GamePhase, side_of
+from games import transitions
+from games.models import EndReason, Game, GamePhase, Match, MatchStatus, side_of
+from games.transitions import Change
+from nard_site.domain import DomainError
+
+_NO_LIMIT = 10**6  # the copy's match length: the replayed game never ends the match
 
 
 def replay_problems(game: Game) -> list[str]:
     """What differs between the replay of ``game``'s turns and what is stored (empty: none)."""
-    problems: list[str] = []
-    position = Position.initial()
-    first = {0: True, 1: True}
-    state: TurnState | None = None
+    match = game.match
+    copy = Match(rules=match.rules, length=_NO_LIMIT, status=MatchStatus.ACTIVE, version=0,
+                 hotseat=match.hotseat)
+    change = Change(copy)
     turns = list(game.turn_records.order_by("number"))
+    starter = side_of(game.starter) if game.starter else None
+    replayed = transitions.new_game(change, game.number, starter)  # the roll-off decided
+    resigned = game.end_reason == EndReason.RESIGNED
+    problems: list[str] = []
     for expected_number, turn in enumerate(turns, start=1):
         where = f"turn {turn.number}"
         if turn.number != expected_number:
             return [f"{where}: expected turn number {expected_number}"]
-        side = side_of(turn.side)
+        if replayed.is_over:
+            return [f"{where}: the game was already over"]
+        if side_of(turn.side) != side_of(replayed.turn):
+            return [f"{where}: it was {replayed.turn}'s turn, not {turn.side}'s"]
         index = 0
         try:
-            state = TurnState.start(position, side, (turn.dice[0], turn.dice[1]), first[side])
+            result = transitions.start_turn(change, replayed, (turn.dice[0], turn.dice[1]))
             for step in turn.steps:
                 index += 1
-                state = state.apply(Step(step["from"], step["to"], step["die"]))
-        except (EngineError, ValueError, KeyError, IndexError, TypeError) as exc:
-            return [f"{where}, step {index}: {exc}"]
-        ended_game = state.position.outcome() is not None
+                result = transitions.play(change, replayed,
+                                          [(step["from"], step["to"], step["die"])])
+        except (DomainError, ValueError, KeyError, IndexError, TypeError) as exc:
+            message = getattr(exc, "message", None) or str(exc)
+            return [f"{where}, step {index}: {message}" if index else f"{where}: {message}"]
+        last = turn is turns[-1]
         if turn.finished_at is not None:
-            expected_pass = state.pass_reason() or ""
-            resigned_here = game.end_reason == EndReason.RESIGNED and turn is turns[-1]
-            if not (ended_game or resigned_here) and not state.is_turn_over():
+            resigned_here = resigned and last
+            if result.state is not None and not resigned_here:
                 problems.append(f"{where}: the record stops while dice can still be played")
+            expected_pass = transitions.NO_LEGAL_MOVE if result.passed else ""
             if turn.pass_reason != expected_pass and not resigned_here:
                 problems.append(f"{where}: pass reason {turn.pass_reason!r}, "
                                 f"replay says {expected_pass!r}")
-            if turn.position_after and turn.position_after != state.position.to_id():
+            if turn.position_after and turn.position_after != replayed.position_key:
                 problems.append(f"{where}: position after is {turn.position_after}, "
-                                f"replay gives {state.position.to_id()}")
-            first[side] = False
-        position = state.position
-    if position != game.position:
-        problems.append(f"snapshot board {game.position.to_id()} differs from the replay "
-                        f"{position.to_id()}")
-    if (game.white_first_turn, game.black_first_turn) != (first[WHITE], first[1 - WHITE]):
+                                f"replay gives {replayed.position_key}")
+    if resigned and not replayed.is_over:
+        transitions.resign(change, replayed, 1 - side_of(game.winner) if game.winner else 0)
+    if replayed.position_key != game.position_key:
+        problems.append(f"snapshot board {game.position_key} differs from the replay "
+                        f"{replayed.position_key}")
+    if (game.white_first_turn, game.black_first_turn) != (replayed.white_first_turn,
+                                                           replayed.black_first_turn):
         problems.append("first-turn flags differ from the replay")
     if game.turns != len(turns):
         problems.append(f"snapshot counts {game.turns} turns, {len(turns)} are recorded")
-    if game.phase == GamePhase.MOVE and state is not None and (
-            tuple(game.dice_left) != state.dice_left or game.head_left != state.head_left):
-        problems.append("dice left or head counter differ from the replay")
-    problems += _result_problems(game, position)
+    if game.phase == GamePhase.MOVE and game.turn_key != replayed.turn_key:
+        problems.append("the turn in progress (dice left, head counter) differs from the replay")
+    problems += _result_problems(game, replayed)
     return problems
 
 
-def _result_problems(game: Game, position: Position) -> list[str]:
-    outcome = position.outcome()
-    if game.end_reason == EndReason.BORNE_OFF:
-        if outcome is None:
-            return ["recorded as borne off, but the replay has no winner"]
-        expected = (outcome.winner, outcome.points, outcome.mars)
-    elif game.end_reason == EndReason.RESIGNED:
-        if not game.winner:
-            return ["recorded as resigned without a winner"]
-        expected_outcome = resign_outcome(position, other(side_of(game.winner)))
-        expected = (expected_outcome.winner, expected_outcome.points, expected_outcome.mars)
-    else:
-        return ["the replay ends the game, but it is still open"] if outcome else []
-    stored = (side_of(game.winner), game.points_won, game.mars)
+def _result_problems(game: Game, replayed: Game) -> list[str]:
+    if not game.end_reason:
+        return ["the replay ends the game, but it is still open"] if replayed.is_over else []
+    if not replayed.is_over:
+        return [f"recorded as {game.end_reason}, but the replay has no winner"]
+    stored = (game.winner, game.points_won, game.mars, game.result, game.end_reason)
+    expected = (replayed.winner, replayed.points_won, replayed.mars, replayed.result,
+                replayed.end_reason)
     return [] if stored == expected else [f"result {stored} differs from the replay {expected}"]

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from datetime import UTC
+from typing import Any, Final
 
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import username_key
 from games import store
-from games.engine import WHITE, Position, Side, side_name
-from games.models import Event, Game, GamePhase, Match, MatchStatus, Turn, side_of
+from games.engine import WHITE, BoardPosition, Side, Step, Turn, format_play, other, side_name
+from games.engine.record import FORMAT as RECORD_FORMAT
+from games.engine.record import format_record
+from games.models import EndReason, Event, Game, GamePhase, Match, MatchStatus, side_of
+from games.models import Turn as TurnRecord
+from games.transitions import legal_steps_json
 
 
 def match_queryset() -> QuerySet[Match]:
@@ -34,14 +39,15 @@ def match_get(match_id: int) -> Match | None:
     return store.read_match(match_id)
 
 
-def board_json(position: Position, perspective: Side) -> dict[str, Any]:
-    """The API's board shape in ``perspective``'s own numbering (R33)."""
+def board_json(position: BoardPosition, perspective: Side) -> dict[str, Any]:
+    """The API's board shape in ``perspective``'s own numbering (R33, H1), with the bar."""
     counts = position.in_perspective(perspective)
+    them = other(perspective)
     return {
         "perspective": side_name(perspective),
         "points": {str(p): counts[p] for p in sorted(counts, reverse=True)},
-        "off": {"mine": position.off_of(perspective),
-                "theirs": position.off_of(1 - perspective)},
+        "off": {"mine": position.off_of(perspective), "theirs": position.off_of(them)},
+        "bar": {"mine": position.bar_of(perspective), "theirs": position.bar_of(them)},
     }
 
 
@@ -55,45 +61,62 @@ def default_perspective(match: Match, game: Game | None, viewer: Any) -> Side:
     return WHITE
 
 
-def match_state(match: Match, viewer: Any,
-                perspective: Side | None = None) -> dict[str, Any] | None:
+SEARCH: Final = object()
+"""``state=SEARCH``: read the turn from the snapshot and search its legal steps."""
+
+
+def match_state(match: Match, viewer: Any, perspective: Side | None = None,
+                state: Turn | object | None = SEARCH, *, search: bool = True,
+                ) -> dict[str, Any] | None:
+    """The ``state`` of a match as ``viewer`` sees it.
+
+    ``state``: the turn's engine state as a service just left it (``None``: no turn
+    in progress), so its searches are not done twice; by default it is read from the
+    snapshot. ``search=False`` (lists) skips the legal-step search: ``legal_steps`` is
+    then empty and ``head_may_leave`` 0 — the match itself shows them.
+    """
     game = match.current_game
     if game is None:
         return None
     if perspective is None:
         perspective = default_perspective(match, game, viewer)
-    turn_state = game.turn_state() if match.status == MatchStatus.ACTIVE else None
-    legal: list[dict[str, int]] = []
+    active = match.status == MatchStatus.ACTIVE
+    turn: Turn | None = None
+    if active and game.phase == GamePhase.MOVE:
+        turn = game.turn_state() if state is SEARCH else state  # type: ignore[assignment]
+    legal: list[dict[str, Any]] = []
     head = 0
-    if turn_state is not None:
-        head = turn_state.head_may_leave()
-        if turn_state.side in match.sides_of(viewer):
-            legal = [{"from": s.src, "to": s.dst, "die": s.die}
-                     for s in turn_state.legal_steps()]
+    if turn is not None and search:
+        head = turn.head_may_leave()
+        if turn.side in match.sides_of(viewer):
+            legal = legal_steps_json(turn)
     phase = GamePhase.FINISHED if match.status == MatchStatus.FINISHED else game.phase
+    position = turn.position if turn is not None else game.position
     return {
         "game": game.number,
         "phase": phase,
         "turn": game.turn or None,
         "dice": game.dice,
-        "dice_left": game.dice_left,
+        "dice_left": list(turn.dice_left) if turn is not None else [],
         "head_may_leave": head,
-        "board": board_json(game.position, perspective),
+        "board": board_json(position, perspective),
         "legal_steps": legal,
         "version": match.version,
         "roll_off": {"white": game.rolloff_white, "black": game.rolloff_black},
         "first_turn": {"white": game.white_first_turn, "black": game.black_first_turn},
         "turn_number": game.turns,
-        "position_id": game.position.to_id(),
+        "position_id": game.position_key,
     }
 
 
-def match_json(match: Match, viewer: Any, perspective: Side | None = None) -> dict[str, Any]:
+def match_json(match: Match, viewer: Any, perspective: Side | None = None,
+               state: Turn | object | None = SEARCH, *, search: bool = True) -> dict[str, Any]:
     def name(user: Any) -> str | None:
         return user.username if user is not None else None
 
     return {
         "id": match.pk,
+        "rules": match.rules,
         "white": name(match.white),
         "black": name(match.black),
         "invited": name(match.invited),
@@ -107,7 +130,7 @@ def match_json(match: Match, viewer: Any, perspective: Side | None = None) -> di
         "created_at": match.created_at,
         "started_at": match.started_at,
         "finished_at": match.finished_at,
-        "state": match_state(match, viewer, perspective),
+        "state": match_state(match, viewer, perspective, state, search=search),
     }
 
 
@@ -118,10 +141,12 @@ def game_list(match: Match) -> QuerySet[Game]:
 def game_json(game: Game) -> dict[str, Any]:
     return {
         "number": game.number,
+        "rules": game.match.rules,
         "starter": game.starter or None,
         "winner": game.winner or None,
         "points": game.points_won,
         "mars": game.mars,
+        "result": game.result or None,
         "end_reason": game.end_reason or None,
         "turns": game.turns,
         "started_at": game.started_at,
@@ -129,18 +154,32 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-def turn_list(game: Game) -> QuerySet[Turn]:
+def turn_list(game: Game) -> QuerySet[TurnRecord]:
     return game.turn_records.order_by("number")
 
 
-def turn_json(turn: Turn) -> dict[str, Any]:
-    steps = turn.steps
+def record_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A per-move record's steps in the one step shape (records from before the
+    hitting games have no ``hit``: they never hit)."""
+    return [{"from": s["from"], "to": s["to"], "die": s["die"], "hit": bool(s.get("hit"))}
+            for s in steps]
+
+
+def steps_text(steps: list[dict[str, Any]]) -> str:
+    """A turn's steps in the engine's notation (``24/18``, ``bar/22``, ``13/7*``,
+    ``3/off(5)``); no steps is ``-``."""
+    return format_play([Step(s["from"], s["to"], s["die"]) for s in steps],
+                       [bool(s.get("hit")) for s in steps])
+
+
+def turn_json(turn: TurnRecord) -> dict[str, Any]:
+    steps = record_steps(turn.steps)
     return {
         "number": turn.number,
         "side": turn.side,
         "dice": turn.dice,
         "steps": steps,
-        "notation": " ".join(f"{s['from']}/{s['to'] or 'off'}" for s in steps),
+        "notation": steps_text(steps),
         "passed": bool(turn.pass_reason),
         "pass_reason": turn.pass_reason or None,
         "position_after": turn.position_after or None,
@@ -156,6 +195,88 @@ def event_list(match: Match, *, after: int = 0, limit: int | None = None) -> Que
 
 def event_json(event: Event) -> dict[str, Any]:
     return {"seq": event.seq, "type": event.type, "at": event.at, "data": event.data}
+
+
+# --- match records (docs/notation.md, "Match record") ------------------------------------
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The JSON form of a match record: everything the text shows, as data (4 queries)."""
+    games = list(match.games.order_by("number"))
+    turns: dict[int, list[TurnRecord]] = {g.pk: [] for g in games}
+    for turn in TurnRecord.objects.filter(game__match=match).order_by("game__number", "number"):
+        turns[turn.game_id].append(turn)
+    roll_offs: dict[int, list[dict[str, int]]] = {}
+    for event in match.events.filter(type="roll_off").order_by("seq"):
+        data = event.data
+        if data.get("result") in ("tie", "white", "black"):
+            roll_offs.setdefault(data.get("game", 1), []).append(
+                {"white": data["white"], "black": data["black"]})
+    score = {"white": 0, "black": 0}
+    game_data = []
+    for game in games:
+        result = None
+        if game.winner:
+            score[game.winner] += game.points_won or 0
+            loser = "black" if game.winner == "white" else "white"
+            result = {
+                "winner": game.winner,
+                "points": game.points_won,
+                "mars": game.mars,
+                "result": game.result,
+                "conceded": _conceded(game),
+                "end_reason": game.end_reason,
+                "resigned": loser if game.end_reason == EndReason.RESIGNED else None,
+                "score": dict(score),
+            }
+        game_data.append({
+            "number": game.number,
+            "roll_off": roll_offs.get(game.number, []),
+            "starter": game.starter or None,
+            "turns": [{
+                "number": t.number,
+                "side": t.side,
+                "dice": list(t.dice),
+                "steps": record_steps(t.steps),
+                "notation": steps_text(t.steps),
+                "pass_reason": t.pass_reason or None,
+                "position_after": t.position_after or None,
+            } for t in turns[game.pk]],
+            "result": result,
+        })
+    started = match.started_at or match.created_at
+    return {
+        "format": RECORD_FORMAT,
+        "id": match.pk,
+        "rules": match.rules,
+        "white": _user_name(match.white),
+        "black": _user_name(match.black),
+        "hotseat": match.hotseat,
+        "length": match.length,
+        "date": started.astimezone(UTC).date().isoformat() if started else None,
+        "status": match.status,
+        "winner": match.winner or None,
+        "score": {"white": match.score_white, "black": match.score_black},
+        "games": game_data,
+    }
+
+
+def _conceded(game: Game) -> str:
+    """What a game's win was worth on the board: its result, or for a resignation the
+    result the position gave (R30/H16)."""
+    if game.result != "resigned":
+        return game.result
+    loser = 1 - side_of(game.winner)
+    return game.match.ruleset.resign_outcome(game.position, loser).result
+
+
+def _user_name(user: Any) -> str | None:
+    return user.username if user is not None else None
+
+
+def record_text(match: Match) -> str:
+    """The whole match as the plain-text record of ``docs/notation.md``."""
+    return format_record(match_record(match))
 
 
 # --- player statistics (named in settings.PLAYER_STATS_SELECTOR) ------------------------

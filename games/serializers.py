@@ -7,7 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.models import MATCH_LENGTHS, GamePhase, MatchStatus
+from games.engine.record import FORMAT as RECORD_FORMAT
+from games.models import MATCH_LENGTHS, GamePhase, MatchStatus, Result, Rules
 
 COLORS = ("white", "black")
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
@@ -19,7 +20,8 @@ _POINT_KEY = re.compile(r"[0-9]{1,2}")
 class StepSerializer(serializers.Serializer):
     """``{"from": 24, "to": 18, "die": 6}`` in the mover's numbering; ``to: 0`` bears off."""
 
-    vars()["from"] = serializers.IntegerField(min_value=1, max_value=24)
+    vars()["from"] = serializers.IntegerField(min_value=1, max_value=25,
+                                              help_text="25: enter from the bar (H9).")
     to = serializers.IntegerField(min_value=0, max_value=24)
     die = serializers.IntegerField(min_value=1, max_value=6, required=False, allow_null=True,
                                    help_text="Optional when only one die fits.")
@@ -32,6 +34,11 @@ class OffSerializer(serializers.Serializer):
     theirs = serializers.IntegerField(min_value=0, max_value=15)
 
 
+class BarSerializer(serializers.Serializer):
+    mine = serializers.IntegerField(min_value=0, max_value=15)
+    theirs = serializers.IntegerField(min_value=0, max_value=15)
+
+
 class BoardSerializer(serializers.Serializer):
     """A board in one side's own numbering: positive counts are the perspective's checkers."""
 
@@ -40,6 +47,8 @@ class BoardSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=-15, max_value=15),
         help_text='Point number (as a string, "1".."24") → signed count; empty points omitted.')
     off = OffSerializer()
+    bar = BarSerializer(required=False, help_text="Checkers on the bar (hitting games); "
+                                                  "zeros when omitted.")
 
     def validate_points(self, points: dict[str, int]) -> dict[int, int]:
         parsed: dict[int, int] = {}
@@ -80,6 +89,9 @@ class VersionInputSerializer(serializers.Serializer):
 
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
+    rules = serializers.ChoiceField(choices=Rules.values, required=False,
+                                    default=Rules.LONG_NARDY,
+                                    help_text="The rule set (RULES.md, RULES-FAMILY.md).")
     opponent = serializers.CharField(required=False, allow_null=True, allow_blank=True,
                                      max_length=150, help_text="Invite this username.")
     hotseat = serializers.BooleanField(required=False, default=False,
@@ -101,7 +113,7 @@ class MovesInputSerializer(VersionInputSerializer):
             return None
         for step in steps:
             if not (type(step) is dict and step.keys() <= {"from", "to", "die"}
-                    and _is_int(step.get("from"), 1, 24) and _is_int(step.get("to"), 0, 24)
+                    and _is_int(step.get("from"), 1, 25) and _is_int(step.get("to"), 0, 24)
                     and (step.get("die") is None or _is_int(step["die"], 1, 6))):
                 return None
         return {**data, "steps": [dict(step) for step in steps]}
@@ -129,6 +141,8 @@ class EventsQuerySerializer(serializers.Serializer):
 
 
 class LegalPlaysInputSerializer(serializers.Serializer):
+    rules = serializers.ChoiceField(choices=Rules.values, required=False,
+                                    default=Rules.LONG_NARDY)
     board = BoardSerializer()
     dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6),
                                  min_length=2, max_length=2)
@@ -147,12 +161,15 @@ class OutBoardSerializer(serializers.Serializer):
     perspective = serializers.ChoiceField(choices=COLORS)
     points = serializers.DictField(child=serializers.IntegerField())
     off = OffSerializer()
+    bar = BarSerializer(help_text="Always present; zeros in Long Nardy.")
 
 
 class OutStepSerializer(serializers.Serializer):
-    vars()["from"] = serializers.IntegerField()
-    to = serializers.IntegerField()
+    vars()["from"] = serializers.IntegerField(help_text="25: from the bar.")
+    to = serializers.IntegerField(help_text="0: borne off.")
     die = serializers.IntegerField()
+    hit = serializers.BooleanField(help_text="The step hits a blot (H7); always false in "
+                                             "Long Nardy.")
 
 
 class RollOffSerializer(serializers.Serializer):
@@ -171,10 +188,11 @@ class StateSerializer(serializers.Serializer):
     turn = serializers.ChoiceField(choices=COLORS, allow_null=True)
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     dice_left = serializers.ListField(child=serializers.IntegerField())
-    head_may_leave = serializers.IntegerField(help_text="RULES R13.")
+    head_may_leave = serializers.IntegerField(help_text="RULES R13 (0 in lists of matches).")
     board = OutBoardSerializer()
     legal_steps = OutStepSerializer(many=True, help_text="RULES R24; empty for anyone "
-                                                         "but the side to move.")
+                                                         "but the side to move, and in "
+                                                         "lists of matches.")
     version = serializers.IntegerField()
     roll_off = RollOffSerializer()
     first_turn = FirstTurnSerializer()
@@ -184,6 +202,7 @@ class StateSerializer(serializers.Serializer):
 
 class MatchSerializer(serializers.Serializer):
     id = serializers.IntegerField()
+    rules = serializers.ChoiceField(choices=Rules.values)
     white = serializers.CharField(allow_null=True)
     black = serializers.CharField(allow_null=True)
     invited = serializers.CharField(allow_null=True)
@@ -206,7 +225,9 @@ class RollSerializer(serializers.Serializer):
     die = serializers.IntegerField(required=False, help_text="Roll-off only.")
     result = serializers.CharField(required=False, help_text="Roll-off: pending, tie, "
                                                              "white or black.")
-    dice = serializers.ListField(child=serializers.IntegerField(), required=False)
+    dice = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                 help_text="The turn's dice (backgammon's roll-off: the two "
+                                           "roll-off dice, played as the first turn, H4).")
     passed = serializers.BooleanField(required=False,
                                       help_text="The turn passed at once: no legal move (R23).")
 
@@ -224,10 +245,13 @@ class MovesResultSerializer(MatchSerializer):
 
 class GameSerializer(serializers.Serializer):
     number = serializers.IntegerField()
+    rules = serializers.ChoiceField(choices=Rules.values)
     starter = serializers.ChoiceField(choices=COLORS, allow_null=True)
     winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
     points = serializers.IntegerField(allow_null=True)
-    mars = serializers.BooleanField()
+    mars = serializers.BooleanField(help_text="More than a single game (mars, koks, gammon, "
+                                              "backgammon).")
+    result = serializers.ChoiceField(choices=Result.values, allow_null=True)
     end_reason = serializers.ChoiceField(choices=("borne_off", "resigned"), allow_null=True)
     turns = serializers.IntegerField()
     started_at = serializers.DateTimeField()
@@ -261,4 +285,68 @@ class PlaySerializer(serializers.Serializer):
 
 class LegalPlaysSerializer(serializers.Serializer):
     max_dice = serializers.IntegerField()
+    count = serializers.IntegerField(help_text="How many distinct plays there are.")
+    truncated = serializers.BooleanField(help_text="Only the first 500 plays are listed.")
     plays = PlaySerializer(many=True)
+
+
+# --- match records (export/import) -----------------------------------------------------
+
+
+class MatchImportInputSerializer(serializers.Serializer):
+    record = serializers.CharField(trim_whitespace=False, max_length=200_000,
+                                   help_text="The match's text record (docs/notation.md, "
+                                             "'Match record').")
+
+
+class _RecordTurnSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    side = serializers.ChoiceField(choices=("white", "black"))
+    dice = serializers.ListField(child=serializers.IntegerField())
+    steps = OutStepSerializer(many=True)
+    notation = serializers.CharField(help_text='The steps in notation; "-" for none.')
+    pass_reason = serializers.CharField(allow_null=True)
+    position_after = serializers.CharField(allow_null=True)
+
+
+class _RecordResultSerializer(serializers.Serializer):
+    winner = serializers.ChoiceField(choices=("white", "black"))
+    points = serializers.IntegerField()
+    mars = serializers.BooleanField()
+    result = serializers.ChoiceField(choices=Result.values)
+    conceded = serializers.ChoiceField(choices=("single", "mars", "koks", "gammon", "backgammon"),
+                                       help_text="What the win was worth on the board; for a "
+                                                 "resignation, what the position gave.")
+    end_reason = serializers.ChoiceField(choices=("borne_off", "resigned"))
+    resigned = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
+    score = ScoreSerializer(help_text="The match score after this game.")
+
+
+class _RecordRollOffSerializer(serializers.Serializer):
+    white = serializers.IntegerField()
+    black = serializers.IntegerField()
+
+
+class _RecordGameSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    roll_off = _RecordRollOffSerializer(many=True, help_text="Game 1: ties first (R7).")
+    starter = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
+    turns = _RecordTurnSerializer(many=True)
+    result = _RecordResultSerializer(allow_null=True)
+
+
+class MatchRecordSerializer(serializers.Serializer):
+    """The JSON form of a match record (``GET matches/{id}/export/?format=json``)."""
+
+    format = serializers.CharField(help_text=f"Always {RECORD_FORMAT!r}.")
+    id = serializers.IntegerField()
+    rules = serializers.ChoiceField(choices=Rules.values)
+    white = serializers.CharField(allow_null=True)
+    black = serializers.CharField(allow_null=True)
+    hotseat = serializers.BooleanField()
+    length = serializers.IntegerField()
+    date = serializers.DateField(allow_null=True)
+    status = serializers.ChoiceField(choices=MatchStatus.values)
+    winner = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
+    score = ScoreSerializer()
+    games = _RecordGameSerializer(many=True)

@@ -14,11 +14,10 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
-from django.db.models.signals import post_save
 
 from accounts.models import User
 from games.models import Event, Game, Match, Turn
-from nard_site.rows import RowCodec, batch, execute_together, forget
+from nard_site.rows import RowCodec, Values, batch, execute_together
 
 MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
 CODECS: dict[type[Model], RowCodec[Any]] = {Match: MATCHES, Game: GAMES, Turn: TURNS}
@@ -45,7 +44,12 @@ def _read_sql() -> tuple[str, str]:
 LOCK_SQL, READ_SQL = _read_sql()
 
 
-def lock_match(match_id: int) -> Match | None:
+Loaded = dict[int, Values]
+"""The values each row of a read was loaded with, by ``id(row)``: what a later write
+compares against, held by the caller (the unit of work), never by the rows."""
+
+
+def lock_match(match_id: int) -> tuple[Match, Loaded] | None:
     """Lock the match row, then read it with its players, current game and turn.
 
     Call inside a transaction. The read is a second statement on purpose: under
@@ -57,7 +61,10 @@ def lock_match(match_id: int) -> Match | None:
         locker.execute(LOCK_SQL, [match_id])
         reader.execute(READ_SQL, [match_id])
         row = reader.fetchone()
-    return None if row is None else _aggregate(row)
+    if row is None:
+        return None
+    loaded: Loaded = {}
+    return _aggregate(row, loaded), loaded
 
 
 def read_match(match_id: int) -> Match | None:
@@ -65,11 +72,19 @@ def read_match(match_id: int) -> Match | None:
     with connection.cursor() as cursor:
         cursor.execute(READ_SQL, [match_id])
         row = cursor.fetchone()
-    return None if row is None else _aggregate(row)
+    return None if row is None else _aggregate(row, {})
 
 
-def _aggregate(row: Sequence[Any]) -> Match:
-    match = MATCHES.load(row)
+def _aggregate(row: Sequence[Any], loaded: Loaded) -> Match:
+    def load(codec: RowCodec[Any], offset: int) -> Any:
+        found = codec.load_with_values(row, offset)
+        if found is None:
+            return None
+        obj, values = found
+        loaded[id(obj)] = values
+        return obj
+
+    match = load(MATCHES, 0)
     assert match is not None
     offset = MATCHES.width
     for name in ("white", "black", "invited"):
@@ -78,10 +93,10 @@ def _aggregate(row: Sequence[Any]) -> Match:
         if user is not None and match.white_id == user.pk and name == "black":
             user = match.white  # hotseat: one account, one object
         setattr(match, name, user)
-    game = GAMES.load(row, offset)
+    game = load(GAMES, offset)
     if game is not None:
         game.match = match
-        game.current_turn = TURNS.load(row, offset + GAMES.width)
+        game.current_turn = load(TURNS, offset + GAMES.width)
         if game.current_turn is not None:
             game.current_turn.game = game
     match.current_game = game
@@ -89,42 +104,45 @@ def _aggregate(row: Sequence[Any]) -> Match:
 
 
 EVENTS_PER_STATEMENT = 1000  # 5 parameters each, far below PostgreSQL's 65,535
+INSERT_ORDER: tuple[type[Model], ...] = (Match, Game, Turn)
+"""New rows go in in this order, so each one's foreign keys can point at the ones before."""
 
 
-def save(match: Match, rows: Sequence[Model], events: Sequence[Event]) -> None:
-    """Write one change: new rows are inserted, then the changed rows, the match and
-    its events are written by one statement (:func:`execute_together`), so a move
-    costs one round trip (a new row, whose key the others need, one more). Call
-    inside the transaction that locked the match."""
+def save(rows: Sequence[Model], events: Sequence[Event], loaded: Loaded | None = None) -> None:
+    """Write one change: new rows are inserted (in :data:`INSERT_ORDER`), then the
+    changed rows and the events are written by one statement (:func:`execute_together`),
+    so a move costs one round trip (a new row, whose key the others need, one more).
+
+    ``loaded`` holds the values the rows were read with (:func:`lock_match`); a row
+    not in it is written whole. Nothing is remembered afterwards: a retry after a
+    failure simply writes again. Call inside the transaction that locked the match.
+    """
+    loaded = loaded or {}
+    unique = list({id(row): row for row in rows}.values())
+    new = sorted((r for r in unique if r._state.adding), key=lambda r: INSERT_ORDER.index(type(r)))
+    written: Loaded = {}
     statements, updated = [], []
-    try:
-        with connection.cursor() as cursor:
-            for row in {id(row): row for row in [*rows, match]}.values():  # each row once
-                codec = CODECS[type(row)]
-                if row._state.adding:
-                    codec.insert(cursor, [row])
-                elif (statement := codec.update_statement(row)) is not None:
-                    statements.append(statement)
-                    updated.append(row)
-            if len(events) <= EVENTS_PER_STATEMENT:
-                statements += [EVENTS.insert_statement(events)] if events else []
-            else:  # a whole imported match: its events on their own
-                for start in range(0, len(events), EVENTS_PER_STATEMENT):
-                    chunk = events[start:start + EVENTS_PER_STATEMENT]
-                    EVENTS.insert(cursor, chunk, returning=False)
-            counts = execute_together(cursor, statements)
-        for row, count in zip(updated, counts, strict=False):
-            if count != 1:
-                raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone.")
-    except BaseException:
-        for row in updated:  # not written after all: a retry must write every column
-            forget(row)
-        raise
-
-
-def _forget_on_save(sender: type[Model], instance: Model, **kwargs: Any) -> None:
-    forget(instance)  # the ORM wrote the row: what was loaded here no longer says what is
-
-
-for _model in (Match, Game, Turn):
-    post_save.connect(_forget_on_save, sender=_model, dispatch_uid=f"store-forget-{_model}")
+    with connection.cursor() as cursor:
+        for row in new:
+            codec = CODECS[type(row)]
+            codec.insert(cursor, [row])
+            written[id(row)] = codec.raw_values(row)
+        for row in unique:
+            codec = CODECS[type(row)]
+            if id(row) in written:  # inserted above: only keys to rows inserted after it
+                statement = codec.update_statement(row, written[id(row)], compare_json=True)
+            else:
+                statement = codec.update_statement(row, loaded.get(id(row)))
+            if statement is not None:
+                statements.append(statement)
+                updated.append(row)
+        if len(events) <= EVENTS_PER_STATEMENT:
+            statements += [EVENTS.insert_statement(events)] if events else []
+        else:  # a whole imported match: its events on their own
+            for start in range(0, len(events), EVENTS_PER_STATEMENT):
+                chunk = events[start:start + EVENTS_PER_STATEMENT]
+                EVENTS.insert(cursor, chunk, returning=False)
+        counts = execute_together(cursor, statements)
+    for row, count in zip(updated, counts, strict=False):
+        if count != 1:
+            raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone.")

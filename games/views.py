@@ -14,17 +14,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import records, selectors, services
-from games.engine import InvalidPositionError, Position, legal_plays, parse_side
-from games.exceptions import InvalidRequest, NotFound
+from games import analysis, importing, selectors, services
+from games.engine import parse_side
+from games.exceptions import NotFound
 from games.models import Match
+from games.renderers import PlainTextRenderer
 from games.serializers import (
     EventSerializer,
     GameSerializer,
     LegalPlaysInputSerializer,
     LegalPlaysSerializer,
     MatchCreateInputSerializer,
+    MatchImportInputSerializer,
     MatchListQuerySerializer,
+    MatchRecordSerializer,
     MatchSerializer,
     MovesInputSerializer,
     MovesResultSerializer,
@@ -34,6 +37,7 @@ from games.serializers import (
     TurnSerializer,
     VersionInputSerializer,
 )
+from games.transitions import step_json
 from live import polling
 from nard_site.api.idempotency import idempotent
 
@@ -90,9 +94,10 @@ class MatchViewSet(viewsets.GenericViewSet):
         self.perspective = parse_side(query["perspective"]) if "perspective" in query else None
 
     def _answer(self, match: Match, code: int = status.HTTP_200_OK,
-                **extra: Any) -> Response:
+                state: Any = selectors.SEARCH, **extra: Any) -> Response:
         return Response(
-            {**selectors.match_json(match, self.request.user, self.perspective), **extra},
+            {**selectors.match_json(match, self.request.user, self.perspective, state),
+             **extra},
             status=code)
 
     @extend_schema(parameters=[MatchListQuerySerializer], responses=MatchSerializer(many=True))
@@ -100,7 +105,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         page = self.paginate_queryset(self.get_queryset())
         assert page is not None
         return self.get_paginated_response(
-            [selectors.match_json(m, request.user) for m in page])
+            [selectors.match_json(m, request.user, search=False) for m in page])
 
     @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchSerializer},
                    parameters=[IDEMPOTENCY_KEY])
@@ -109,7 +114,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         data = _valid(MatchCreateInputSerializer, request.data)
         match = services.match_create(user=request.user, length=data["length"],
                                       opponent=data.get("opponent") or None,
-                                      hotseat=data["hotseat"], color=data["color"])
+                                      hotseat=data["hotseat"], color=data["color"],
+                                      rules=data.get("rules") or "long_nardy")
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
@@ -153,10 +159,13 @@ class MatchViewSet(viewsets.GenericViewSet):
     def roll(self, request: Request, pk: str) -> Response:
         """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays)."""
         data = _valid(VersionInputSerializer, request.data)
-        match, roll = services.match_roll(match_id=_id(pk), user=request.user,
-                                          expected_version=data.get("expected_version"))
-        return self._answer(match, roll=roll, **({"dice": roll["dice"]} if "dice" in roll
-                                                 else {"die": roll["die"]}))
+        played = services.match_roll(match_id=_id(pk), user=request.user,
+                                     expected_version=data.get("expected_version"))
+        roll = played.roll
+        assert roll is not None
+        return self._answer(played.match, state=played.state, roll=roll,
+                            **({"dice": roll["dice"]} if "dice" in roll
+                               else {"die": roll["die"]}))
 
     @extend_schema(request=MovesInputSerializer, responses=MovesResultSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -165,11 +174,11 @@ class MatchViewSet(viewsets.GenericViewSet):
     def moves(self, request: Request, pk: str) -> Response:
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
-        match, applied = services.match_move(match_id=_id(pk), user=request.user,
-                                             steps=data["steps"],
-                                             expected_version=data.get("expected_version"))
-        return self._answer(match, applied=[{"from": s.src, "to": s.dst, "die": s.die}
-                                            for s in applied])
+        played = services.match_move(match_id=_id(pk), user=request.user,
+                                     steps=data["steps"],
+                                     expected_version=data.get("expected_version"))
+        return self._answer(played.match, state=played.state,
+                            applied=[step_json(a.step, a.hit) for a in played.applied])
 
     @extend_schema(request=ResignInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -231,26 +240,26 @@ class MatchViewSet(viewsets.GenericViewSet):
             description="`txt` (the default): the plain-text record; `json`: the same as JSON. "
                         "An `Accept: application/json` header also selects JSON.")],
         responses={(200, "text/plain"): OpenApiTypes.STR,
-                   (200, "application/json"): records.MatchRecordSerializer})
+                   (200, "application/json"): MatchRecordSerializer})
     @action(detail=True, methods=["get"], pagination_class=None,
-            renderer_classes=[records.PlainTextRenderer, JSONRenderer])
+            renderer_classes=[PlainTextRenderer, JSONRenderer])
     def export(self, request: Request, pk: str) -> Response:
         """The whole match as a plain-text record (docs/notation.md), or JSON."""
         match = self._match()
         if request.accepted_renderer.format == "json":
-            return Response(records.match_record(match))
-        return Response(records.record_text(match), headers={
+            return Response(selectors.match_record(match))
+        return Response(selectors.record_text(match), headers={
             "Content-Disposition": f'inline; filename="match-{match.pk}.txt"'})
 
-    @extend_schema(request=records.MatchImportInputSerializer,
+    @extend_schema(request=MatchImportInputSerializer,
                    responses={201: MatchSerializer})
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
             permission_classes=[IsAdminUser])
     def import_record(self, request: Request) -> Response:
         """Staff: rebuild a finished match from its text record (e.g. one played over the
         board). A record the rules reject gets 400 `validation_error` with `details.line`."""
-        data = _valid(records.MatchImportInputSerializer, request.data)
-        match = records.match_import(text=data["record"], by=request.user)
+        data = _valid(MatchImportInputSerializer, request.data)
+        match = importing.match_import(text=data["record"], by=request.user)
         return self._answer(match, status.HTTP_201_CREATED)
 
 
@@ -262,19 +271,6 @@ class LegalPlaysView(APIView):
     @extend_schema(request=LegalPlaysInputSerializer, responses=LegalPlaysSerializer)
     def post(self, request: Request) -> Response:
         data = _valid(LegalPlaysInputSerializer, request.data)
-        board = data["board"]
-        side = parse_side(board["perspective"])
-        try:
-            position = Position.from_perspective(side, board["points"], board["off"]["mine"],
-                                                 board["off"]["theirs"])
-        except (InvalidPositionError, ValueError) as exc:
-            raise InvalidRequest(f"Impossible board: {exc}",
-                                 details={"board": [str(exc)]}) from exc
-        plays = [] if position.outcome() is not None else legal_plays(
-            position, side, tuple(data["dice"]), data["first_turn"])
-        plays = [p for p in plays if p.steps]
-        return Response({
-            "max_dice": max((len(p.steps) for p in plays), default=0),
-            "plays": [{"steps": [{"from": s.src, "to": s.dst, "die": s.die} for s in p.steps],
-                       "board": selectors.board_json(p.position, side)} for p in plays],
-        })
+        return Response(analysis.legal_plays(
+            rules=data.get("rules") or "long_nardy", board=data["board"],
+            dice=tuple(data["dice"]), first_turn=data["first_turn"]))

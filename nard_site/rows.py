@@ -19,8 +19,9 @@ from django.db.models import ForeignKey, JSONField, Model
 
 M = TypeVar("M", bound=Model)
 Converter = Callable[[Any, Any, Any], Any]
-LOADED = "_row_loaded"  # an instance's values as loaded or last written here
 Statement = tuple[str, list[Any]]
+Values = list[Any]
+"""A row's column values in the codec's field order, as loaded or written."""
 
 
 @contextmanager
@@ -38,11 +39,6 @@ def batch() -> Iterator[None]:
         pass
     with connection.wrap_database_errors, connection.connection.pipeline():
         yield
-
-
-def forget(obj: Model) -> None:
-    """Drop what a row was loaded with: its next update writes every column."""
-    obj.__dict__.pop(LOADED, None)
 
 
 def execute_together(cursor: Any, statements: Sequence[Statement]) -> list[int]:
@@ -102,7 +98,15 @@ class RowCodec(Generic[M]):
         return ", ".join(f"{alias}.{column}" for column in self._columns)
 
     def load(self, row: Sequence[Any], offset: int = 0) -> M | None:
-        """The instance in ``row[offset:offset + width]``; ``None`` for an outer join's nulls."""
+        """The instance in ``row[offset:offset + width]``; ``None`` for an outer join's
+        nulls."""
+        loaded = self.load_with_values(row, offset)
+        return None if loaded is None else loaded[0]
+
+    def load_with_values(self, row: Sequence[Any], offset: int = 0) -> tuple[M, Values] | None:
+        """The instance and the values it was built from (give them back to
+        :meth:`update_statement` to write only what changed). Nothing is kept on the
+        instance."""
         values = list(row[offset:offset + self.width])
         if values[self._pk_index] is None:
             return None
@@ -110,28 +114,38 @@ class RowCodec(Generic[M]):
             for convert in chain:
                 values[index] = convert(values[index], col, connection)
         obj = self.model.from_db(connection.alias, self.attnames, values)
-        obj.__dict__[LOADED] = values
-        return obj
+        return obj, list(values)
 
-    def _sync_foreign_keys(self, obj: M) -> None:
+    def values(self, obj: M) -> Values:
+        """``obj``'s column values now (what a write would store)."""
+        self._sync_foreign_keys(obj)
+        return self.raw_values(obj)
+
+    def raw_values(self, obj: M) -> Values:
+        """``obj``'s column values as they stand, foreign keys not refreshed."""
+        return [f.pre_save(obj, False) for f in self.fields]
+
+    def _sync_foreign_keys(self, obj: M, *, allow_unsaved: bool = False) -> None:
         """Copy saved related objects' keys into ``*_id`` (what ``Model.save`` does)."""
         for f in self.foreign_keys:
             if f.is_cached(obj):
                 related = f.get_cached_value(obj)
                 value = None if related is None else related.pk
-                if related is not None and value is None:
+                if related is not None and value is None and not allow_unsaved:
                     raise ValueError(f"{f.name} is not saved yet.")
-                setattr(obj, f.attname, value)
+                obj.__dict__[f.attname] = value
 
-    def update_statement(self, obj: M) -> Statement | None:
-        """The UPDATE of the columns changed since the row was loaded here (every
-        column of a row loaded elsewhere); ``None`` when nothing changed."""
-        self._sync_foreign_keys(obj)
-        values = [f.pre_save(obj, False) for f in self.fields]
-        loaded = obj.__dict__.get(LOADED)
+    def update_statement(self, obj: M, loaded: Values | None = None, *,
+                         compare_json: bool = False) -> Statement | None:
+        """The UPDATE of the columns that differ from ``loaded`` (the values the row
+        was read or last written with; every column when not given); ``None`` when
+        nothing changed. JSON values can change in place, unseen by a comparison, so
+        they are always written unless ``compare_json`` (``loaded`` was taken from
+        this very object just now). Pure: nothing is remembered."""
+        values = self.values(obj)
+        always = () if compare_json else self._always
         changed = tuple(i for i in self._writable
-                        if loaded is None or i in self._always or values[i] != loaded[i])
-        obj.__dict__[LOADED] = values
+                        if loaded is None or i in always or values[i] != loaded[i])
         if not changed:
             return None
         sql = self._update_sql.get(changed)
@@ -144,9 +158,11 @@ class RowCodec(Generic[M]):
                        for i in changed), obj.pk]
 
     def insert_statement(self, objs: Sequence[M]) -> Statement:
+        """The INSERT of ``objs``. A foreign key to a row not saved yet is written as
+        NULL (its ``*_id`` stays unset): write the row again once the other is in."""
         params = []
         for obj in objs:
-            self._sync_foreign_keys(obj)
+            self._sync_foreign_keys(obj, allow_unsaved=True)
             params += [self.fields[i].get_db_prep_save(self.fields[i].pre_save(obj, True),
                                                        connection) for i in self._writable]
         return self._insert_head + ", ".join([self._insert_row] * len(objs)), params

@@ -7,7 +7,7 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from games.engine import BLACK, WHITE, Position
+from games.engine import BLACK, WHITE
 from games.models import Game, GamePhase, Match
 
 
@@ -53,7 +53,8 @@ def start_match(white: Seat, black: Seat, length: int = 1,
 
 def set_board(match_id: int, points: dict[int, int], *, perspective: str = "white",
               off_mine: int = 0, off_theirs: int = 0, turn: str | None = None,
-              first_turn: dict[str, bool] | None = None) -> Game:
+              first_turn: dict[str, bool] | None = None, bar_mine: int = 0,
+              bar_theirs: int = 0) -> Game:
     """Put the current game on ``points`` (signed counts in ``perspective``'s numbering).
 
     The game must be waiting for a roll; ``turn`` changes the side to roll, and
@@ -63,7 +64,8 @@ def set_board(match_id: int, points: dict[int, int], *, perspective: str = "whit
     game = Game.objects.get(pk=match.current_game_id)
     assert game.phase == GamePhase.ROLL, game.phase
     side = WHITE if perspective == "white" else BLACK
-    game.position = Position.from_perspective(side, points, off_mine, off_theirs)
+    game.position_key = match.ruleset.position_from_perspective(
+        side, points, off_mine, off_theirs, bar_mine, bar_theirs).to_id()
     flags = first_turn or {"white": False, "black": False}
     game.white_first_turn, game.black_first_turn = flags["white"], flags["black"]
     if turn is not None:

@@ -65,7 +65,8 @@ def resigned_match(white: Any, black: Any, *, mars: bool) -> Match:
     match = started_match(white, black)
     if not mars:
         game = Game.objects.get(match=match, number=1)
-        game.position = Position.from_perspective(WHITE, {6: 10, 5: 5, 13: -6, 14: -6}, 0, 3)
+        board = Position.from_perspective(WHITE, {6: 10, 5: 5, 13: -6, 14: -6}, 0, 3)
+        game.position_key = board.to_id()
         game.white_first_turn = game.black_first_turn = False
         game.save()
     return services.match_resign(match_id=match.pk, user=black)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from games import services
 from games.admin import MARS_MARK
 from games.models import Event, Game, Match, Turn
-from games.records import steps_text
+from games.selectors import steps_text
 from tests.admin.conftest import resigned_match, short_match, started_match
 
 pytestmark = pytest.mark.django_db

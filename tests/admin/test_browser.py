@@ -18,7 +18,7 @@ from django.core.management import call_command
 
 from accounts.management.commands.seed_demo import DEMO_ACCOUNTS
 from games.management.commands.seed_demo_match import demo_match
-from games.records import steps_text
+from games.selectors import steps_text
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",

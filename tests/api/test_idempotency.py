@@ -47,7 +47,7 @@ def test_retried_roll_and_moves_change_nothing(alice, bob, scripted_dice):
                               HTTP_IDEMPOTENCY_KEY="move-1")
     assert again.status_code == moved.status_code == 200 and again.json() == moved.json()
     assert Event.objects.count() == events
-    assert Turn.objects.get().steps == [{"from": 24, "to": 19, "die": 5}]
+    assert Turn.objects.get().steps == [{"from": 24, "to": 19, "die": 5, "hit": False}]
 
 
 def test_a_refusal_is_replayed_too_and_keys_are_per_user(alice, bob, scripted_dice):

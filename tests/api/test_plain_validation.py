@@ -55,8 +55,8 @@ def test_well_formed_moves_take_the_quick_path(data: dict[str, Any]) -> None:
 
 def test_what_the_quick_path_leaves_to_the_serializer() -> None:
     refused = [[], "x", {"expected_version": True}, {"expected_version": -1},
-               {"expected_version": "3"}, {"steps": []}, {"steps": [{"from": 25, "to": 1}]},
-               {"steps": [{"from": 24, "to": 18, "die": 7}]}, {"steps": [{"to": 18}]},
+               {"expected_version": "3"}, {"steps": []}, {"steps": [{"from": 26, "to": 1}]},
+               {"steps": [{"from": 24, "to": 18, "die": 7, "hit": False}]}, {"steps": [{"to": 18}]},
                {"steps": [{"from": 24, "to": 18}] * 5}, {"steps": [{"from": 1.0, "to": 0}]}]
     for data in refused:
         assert MovesInputSerializer.plainly_valid(data) is None, data

@@ -15,7 +15,7 @@ OPENING = {"24": 15, "12": -15}
 
 def board(points=None, perspective="white", mine=0, theirs=0):
     return {"perspective": perspective, "points": points or OPENING,
-            "off": {"mine": mine, "theirs": theirs}}
+            "off": {"mine": mine, "theirs": theirs}, "bar": {"mine": 0, "theirs": 0}}
 
 
 def ask(api, dice, first_turn=False, **board_args):
@@ -70,7 +70,7 @@ def test_R11_R12_every_opening_roll(api, roll, first_turn, perspective):
 def test_no_legal_move_gives_no_plays(api):
     body = ask(api, (6, 6), points={"8": 15, "7": -3, "6": -3, "5": -3, "4": -3, "3": -2,
                                     "2": -1})
-    assert body == {"max_dice": 0, "plays": []}
+    assert body == {"max_dice": 0, "count": 0, "truncated": False, "plays": []}
 
 
 def test_bearing_off_board_and_offsets(api):
@@ -78,7 +78,8 @@ def test_bearing_off_board_and_offsets(api):
     assert body["max_dice"] == 2
     results = {json.dumps(p["board"], sort_keys=True) for p in body["plays"]}
     assert json.dumps({"perspective": "white", "points": {"1": 1, "12": -15},
-                       "off": {"mine": 14, "theirs": 0}}, sort_keys=True) in results
+                       "off": {"mine": 14, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}},
+                           sort_keys=True) in results
 
 
 @pytest.mark.parametrize("payload, field", [
@@ -103,6 +104,6 @@ def test_impossible_boards_and_dice_are_400(api, payload, field):
 
 def test_both_colours_on_one_point_is_400(api):
     raw = ('{"board": {"perspective": "white", "points": {"24": 15, "12": -15, "12": 3},'
-           ' "off": {"mine": 0, "theirs": 0}}, "dice": [3, 1]}')
+           ' "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}, "dice": [3, 1]}')
     response = api.generic("POST", URL, raw, content_type="application/json")
     assert_error(response, 400, "validation_error")

@@ -107,14 +107,15 @@ def test_roll_and_step_then_turn_passes_to_the_opponent(alice, bob, scripted_dic
     # The opponent sees the same state but is offered nothing.
     assert bob.get(match_id)["state"]["legal_steps"] == []
     moved = alice.ok(match_id, "moves", {"steps": [{"from": 24, "to": 18}]})
-    assert moved["applied"] == [{"from": 24, "to": 18, "die": 6}]
+    assert moved["applied"] == [{"from": 24, "to": 18, "die": 6, "hit": False}]
     assert moved["state"]["dice_left"] == [3] and moved["state"]["head_may_leave"] == 0
     assert {(s["from"], s["to"]) for s in moved["state"]["legal_steps"]} == {(18, 15)}
-    done = alice.ok(match_id, "moves", {"steps": [{"from": 18, "to": 15, "die": 3}]})
+    done = alice.ok(match_id, "moves", {"steps": [{"from": 18, "to": 15, "die": 3, "hit": False}]})
     assert done["state"]["turn"] == "black" and done["state"]["phase"] == "roll"
     assert done["state"]["board"]["points"] == {"24": 14, "15": 1, "12": -15}
     turn = Turn.objects.get()
-    assert turn.steps == [{"from": 24, "to": 18, "die": 6}, {"from": 18, "to": 15, "die": 3}]
+    assert turn.steps == [{"from": 24, "to": 18, "die": 6, "hit": False}, {"from": 18,
+        "to": 15, "die": 3, "hit": False}]
     assert turn.pass_reason == "" and turn.position_after and turn.finished_at
 
 
@@ -126,10 +127,10 @@ def test_board_in_both_perspectives(alice, bob, scripted_dice, api):
     white_view = alice.get(match_id)["state"]["board"]
     black_view = bob.get(match_id)["state"]["board"]
     assert white_view == {"perspective": "white", "points": {"24": 14, "17": 1, "12": -15},
-                          "off": {"mine": 0, "theirs": 0}}
+                          "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}
     # R2/R33: White's 24 is Black's 12, White's 17 is Black's 5, White's 12 is Black's 24.
     assert black_view == {"perspective": "black", "points": {"24": 15, "12": -14, "5": -1},
-                          "off": {"mine": 0, "theirs": 0}}
+                          "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}
     assert api.get(f"/api/v1/matches/{match_id}/").json()["state"]["board"] == white_view
     asked = api.get(f"/api/v1/matches/{match_id}/", {"perspective": "black"}).json()
     assert asked["state"]["board"] == black_view
@@ -143,7 +144,7 @@ def test_R6_R12_first_turn_six_six_for_each_colour(alice, bob, scripted_dice):
     state = alice.ok(match_id, "roll")["state"]
     assert state["head_may_leave"] == 2 and state["dice_left"] == [6, 6, 6, 6]
     # 18 -> 12 is blocked by Black's head, so only two sixes play: both from the head.
-    assert state["legal_steps"] == [{"from": 24, "to": 18, "die": 6}]
+    assert state["legal_steps"] == [{"from": 24, "to": 18, "die": 6, "hit": False}]
     done = alice.ok(match_id, "moves", {"steps": [{"from": 24, "to": 18}] * 2})
     assert done["state"]["turn"] == "black"
     assert done["state"]["board"]["points"]["18"] == 2
@@ -276,7 +277,8 @@ def test_R4_a_backward_step_is_an_illegal_move(alice, bob, scripted_dice):
     match_id = start_match(alice, bob, script=scripted_dice)["id"]
     scripted_dice(6, 1)
     version = alice.ok(match_id, "roll")["version"]
-    for step in ({"from": 18, "to": 24}, {"from": 24, "to": 24}, {"from": 24, "to": 18, "die": 5}):
+    for step in ({"from": 18, "to": 24}, {"from": 24, "to": 24}, {"from": 24, "to": 18,
+        "die": 5, "hit": False}):
         error = assert_error(alice.post(match_id, "moves", {"steps": [step]}), 400,
                              "illegal_move")
         assert error["details"]["reason"] == "invalid_step"

@@ -63,7 +63,8 @@ def test_verify_games_reports_a_corrupted_record(alice, bob, scripted_dice):
     alice.ok(match_id, "moves", {"steps": [{"from": 24, "to": 19}, {"from": 19, "to": 16}]})
     call_command("verify_games")
     turn = Turn.objects.get()
-    turn.steps = [{"from": 24, "to": 19, "die": 5}, {"from": 24, "to": 21, "die": 3}]
+    turn.steps = [{"from": 24, "to": 19, "die": 5, "hit": False}, {"from": 24, "to": 21,
+        "die": 3, "hit": False}]
     turn.save()
     from io import StringIO
 

@@ -47,9 +47,9 @@ def test_three_point_match_with_a_mars_and_a_single_win(alice, bob, scripted_dic
         (3, "white", "white", 2, True, "borne_off"),
     ]
     for game in Game.objects.filter(match_id=match_id):
-        loser_off = game.off_black if game.winner == "white" else game.off_white
-        assert game.mars == (loser_off == 0)
-        assert (game.off_white if game.winner == "white" else game.off_black) == 15
+        winner = 0 if game.winner == "white" else 1
+        assert game.mars == (game.position.off_of(1 - winner) == 0)
+        assert game.position.off_of(winner) == 15
         assert game.turns == Turn.objects.filter(game=game).count() == games[
             game.number - 1]["turns"]
 

@@ -87,7 +87,7 @@ def test_the_same_step_from_many_clients_applies_once(alice, bob, scripted_dice,
     responses = race([lambda c=c: c.post(url, body, format="json") for c in seats])
     assert codes(responses) == Counter({200: 1, (409, "version_conflict"): clients - 1})
     turn = Turn.objects.get(game__match_id=match_id)
-    assert turn.steps == [{"from": 24, "to": 18, "die": 6}]
+    assert turn.steps == [{"from": 24, "to": 18, "die": 6, "hit": False}]
     assert Match.objects.get(pk=match_id).version == version + 1
     assert_log_is_whole(match_id)
 

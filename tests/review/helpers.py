@@ -34,7 +34,7 @@ def analyse(api: Any, points: dict[int, int], dice: tuple[int, int], *,
             theirs: int = 0) -> dict[str, Any]:
     response = api.post(ANALYSIS, {
         "board": {"perspective": perspective, "points": {str(p): n for p, n in points.items()},
-                  "off": {"mine": mine, "theirs": theirs}},
+                  "off": {"mine": mine, "theirs": theirs}, "bar": {"mine": 0, "theirs": 0}},
         "dice": list(dice), "first_turn": first_turn}, format="json")
     assert response.status_code == 200, response.content
     return response.json()

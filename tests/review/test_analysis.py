@@ -205,16 +205,22 @@ def test_R12_first_turn_flag_in_analysis_for_black(api):
 
 @pytest.mark.parametrize("board", [
     {"perspective": "white", "points": {"24": 15, "12": -15, "1": -1},
-     "off": {"mine": 0, "theirs": 0}},  # 16 Black checkers
-    {"perspective": "white", "points": {"24": 15, "12": -14}, "off": {"mine": 0, "theirs": 0}},
-    {"perspective": "white", "points": {"24": 15, "12": -15}, "off": {"mine": 0, "theirs": 1}},
-    {"perspective": "white", "points": {"0": 15, "12": -15}, "off": {"mine": 0, "theirs": 0}},
-    {"perspective": "white", "points": {"24": 15, "12": -15}, "off": {"mine": -1, "theirs": 0}},
+     "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}},  # 16 Black checkers
+    {"perspective": "white", "points": {"24": 15, "12": -14}, "off": {"mine": 0, "theirs": 0},
+        "bar": {"mine": 0, "theirs": 0}},
+    {"perspective": "white", "points": {"24": 15, "12": -15}, "off": {"mine": 0, "theirs": 1},
+        "bar": {"mine": 0, "theirs": 0}},
+    {"perspective": "white", "points": {"0": 15, "12": -15}, "off": {"mine": 0, "theirs": 0},
+        "bar": {"mine": 0, "theirs": 0}},
+    {"perspective": "white", "points": {"24": 15, "12": -15}, "off": {"mine": -1, "theirs": 0},
+        "bar": {"mine": 0, "theirs": 0}},
     {"perspective": "white", "points": {"24": 15, "12": -15}},
-    {"perspective": "white", "points": [15], "off": {"mine": 0, "theirs": 0}},
-    {"perspective": "white", "points": {"24": 15, "12": -15}, "off": {"mine": 15, "theirs": 0}},
+    {"perspective": "white", "points": [15], "off": {"mine": 0, "theirs": 0},
+        "bar": {"mine": 0, "theirs": 0}},
+    {"perspective": "white", "points": {"24": 15, "12": -15}, "off": {"mine": 15, "theirs": 0},
+        "bar": {"mine": 0, "theirs": 0}},
     {"perspective": "white", "points": {"24": 15, "12": -15, "13": 0, "1": 1},
-     "off": {"mine": 0, "theirs": 0}},
+     "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}},
 ])
 def test_impossible_boards_are_400_validation_error(api, board):
     response = api.post(ANALYSIS, {"board": board, "dice": [3, 1]}, format="json")
@@ -223,4 +229,4 @@ def test_impossible_boards_are_400_validation_error(api, board):
 
 def test_a_finished_board_has_no_plays(api):
     body = analyse(api, {12: -15}, (3, 1), mine=15)
-    assert body == {"max_dice": 0, "plays": []}
+    assert body == {"max_dice": 0, "count": 0, "truncated": False, "plays": []}

@@ -10,7 +10,7 @@ from tests.support import start_match
 pytestmark = pytest.mark.django_db
 
 GOOD_BOARD = {"perspective": "white", "points": {"24": 15, "12": -15},
-              "off": {"mine": 0, "theirs": 0}}
+              "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}
 
 ANALYSIS_BODIES = [
     {"board": {**GOOD_BOARD, "points": {"24": 15.5, "12": -15}}, "dice": [3, 1]},
@@ -19,7 +19,8 @@ ANALYSIS_BODIES = [
     {"board": {**GOOD_BOARD, "points": {" 24": 15, "12": -15}}, "dice": [3, 1]},
     {"board": {**GOOD_BOARD, "points": None}, "dice": [3, 1]},
     {"board": {**GOOD_BOARD, "off": None}, "dice": [3, 1]},
-    {"board": {**GOOD_BOARD, "off": {"mine": "a", "theirs": 0}}, "dice": [3, 1]},
+    {"board": {**GOOD_BOARD, "off": {"mine": "a", "theirs": 0}, "bar": {"mine": 0,
+        "theirs": 0}}, "dice": [3, 1]},
     {"board": GOOD_BOARD, "dice": [True, 1]},
     {"board": GOOD_BOARD, "dice": [None, 1]},
     {"board": GOOD_BOARD, "dice": [3, 1], "first_turn": "perhaps"},
@@ -53,10 +54,10 @@ def test_analysis_non_ascii_digit_is_not_a_point_number(api):
 
 
 MOVE_BODIES = [
-    {"steps": [{"from": 24, "to": 20, "die": 4.5}]},
+    {"steps": [{"from": 24, "to": 20, "die": 4.5, "hit": False}]},
     {"steps": [{"from": 10**30, "to": 20}]},
     {"steps": [{"from": 24, "to": -1}]},
-    {"steps": [{"from": 24, "to": 20, "die": 0}]},
+    {"steps": [{"from": 24, "to": 20, "die": 0, "hit": False}]},
     {"steps": [[24, 20]]},
     {"steps": ["24/20"]},
     {"steps": [{"from": 24, "to": 20}], "expected_version": 10**30},

@@ -26,7 +26,7 @@ def test_R26_over_roll_bears_off_from_the_highest_point_and_die_may_be_omitted(
     # 4: point 4 empty but 5 is higher -> only a move inside home, 5/1.
     assert steps_of(state) == {(5, 0, 6), (5, 1, 4)}
     moved = alice.ok(match_id, "moves", {"steps": [{"from": 5, "to": 0}]})
-    assert moved["applied"] == [{"from": 5, "to": 0, "die": 6}]
+    assert moved["applied"] == [{"from": 5, "to": 0, "die": 6, "hit": False}]
     state = moved["state"]
     assert state["dice_left"] == [4] and state["board"]["off"] == {"mine": 13, "theirs": 0}
     assert steps_of(state) == {(5, 1, 4)}
@@ -48,12 +48,12 @@ def test_R26_ambiguous_die_must_be_named(alice, bob, scripted_dice):
     after = alice.get(match_id)
     assert after["version"] == rolled["version"] and after["state"] == rolled["state"]
     assert Event.objects.filter(match_id=match_id).count() == before
-    moved = alice.ok(match_id, "moves", {"steps": [{"from": 5, "to": 0, "die": 5}]})
-    assert moved["applied"] == [{"from": 5, "to": 0, "die": 5}]
+    moved = alice.ok(match_id, "moves", {"steps": [{"from": 5, "to": 0, "die": 5, "hit": False}]})
+    assert moved["applied"] == [{"from": 5, "to": 0, "die": 5, "hit": False}]
     assert moved["state"]["dice_left"] == [6]
     # The 6 now bears off from 5 again (highest), and the die can be left out.
     done = alice.ok(match_id, "moves", {"steps": [{"from": 5, "to": 0}]})
-    assert done["applied"] == [{"from": 5, "to": 0, "die": 6}]
+    assert done["applied"] == [{"from": 5, "to": 0, "die": 6, "hit": False}]
 
 
 def test_R26_exact_bear_off_or_move_inside_home(alice, bob, scripted_dice):
@@ -104,8 +104,8 @@ def test_R28_R29_game_ends_at_once_with_a_mars_and_dice_left(alice, bob, scripte
     rolled = alice.ok(match_id, "roll")
     assert steps_of(rolled["state"]) == {(2, 0, 6), (2, 0, 5)}
     version = rolled["version"]
-    done = alice.ok(match_id, "moves", {"steps": [{"from": 2, "to": 0, "die": 5},
-                                                  {"from": 1, "to": 0, "die": 6}]})
+    done = alice.ok(match_id, "moves", {"steps": [{"from": 2, "to": 0, "die": 5, "hit": False},
+                                                  {"from": 1, "to": 0, "die": 6, "hit": False}]})
     assert done["version"] == version + 1
     assert done["score"] == {"white": 2, "black": 0} and done["status"] == "active"
     state = done["state"]
@@ -113,18 +113,20 @@ def test_R28_R29_game_ends_at_once_with_a_mars_and_dice_left(alice, bob, scripte
     assert state["dice"] is None and state["dice_left"] == [] and state["legal_steps"] == []
     assert state["head_may_leave"] == 0
     assert state["board"] == {"perspective": "white", "points": {"24": 15, "12": -15},
-                              "off": {"mine": 0, "theirs": 0}}
+                              "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}
     types = event_types(match_id)
     assert types[-5:] == ["roll", "step", "step", "game_over", "game_start"]
     assert events(match_id, "game_over")[-1] == {
-        "game": 1, "winner": "white", "points": 2, "mars": True, "reason": "borne_off",
+        "game": 1, "winner": "white", "points": 2, "mars": True, "result": "mars",
+            "reason": "borne_off",
         "score": {"white": 2, "black": 0}}
     games = api.get(f"/api/v1/matches/{match_id}/games/").json()
     assert [(g["number"], g["starter"], g["winner"], g["points"], g["mars"]) for g in games] == [
         (1, "white", "white", 2, True), (2, "black", None, None, False)]
     moves = api.get(f"/api/v1/matches/{match_id}/games/1/moves/").json()
     assert moves[-1]["passed"] is False and moves[-1]["pass_reason"] is None
-    assert moves[-1]["steps"] == [{"from": 2, "to": 0, "die": 5}, {"from": 1, "to": 0, "die": 6}]
+    assert moves[-1]["steps"] == [{"from": 2, "to": 0, "die": 5, "hit": False}, {"from": 1,
+        "to": 0, "die": 6, "hit": False}]
 
 
 def test_R28_a_step_after_the_fifteenth_checker_is_refused_and_changes_nothing(
@@ -154,7 +156,7 @@ def test_R29_black_wins_with_or_without_mars(alice, bob, scripted_dice, api, los
     # Either die alone bears the last checker off, never both: the larger (R21, R28).
     assert steps_of(rolled["state"]) == {(1, 0, 4)}
     done = bob.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0}]})
-    assert done["applied"] == [{"from": 1, "to": 0, "die": 4}]
+    assert done["applied"] == [{"from": 1, "to": 0, "die": 4, "hit": False}]
     assert done["score"] == {"white": 0, "black": points}
     assert done["state"]["game"] == 2 and done["state"]["turn"] == "white"
     game = api.get(f"/api/v1/matches/{match_id}/games/").json()[0]
@@ -170,13 +172,13 @@ def test_R31_match_ends_when_a_score_passes_the_length(alice, bob, scripted_dice
               turn="black")
     scripted_dice(2, 1)
     bob.ok(match_id, "roll")
-    done = bob.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0, "die": 2}]})
+    done = bob.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0, "die": 2, "hit": False}]})
     assert done["score"] == {"white": 0, "black": 1} and done["state"]["turn"] == "white"
     # Game 2: White wins with a mars: 2-1, not over (3 needed).
     set_board(match_id, {1: 1, 12: -15}, off_mine=14, turn="white")
     scripted_dice(3, 1)
     alice.ok(match_id, "roll")
-    done = alice.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0, "die": 3}]})
+    done = alice.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0, "die": 3, "hit": False}]})
     assert done["score"] == {"white": 2, "black": 1} and done["status"] == "active"
     assert done["state"]["game"] == 3 and done["state"]["turn"] == "black"
     # Game 3: White wins with a mars again: 4-1 passes 3 -> the match is over.

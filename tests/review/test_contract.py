@@ -12,9 +12,9 @@ from tests.support import start_match
 pytestmark = pytest.mark.django_db
 
 WHITE_VIEW_AFTER_24_17 = {"perspective": "white", "points": {"24": 14, "17": 1, "12": -15},
-                          "off": {"mine": 0, "theirs": 0}}
+                          "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}
 BLACK_VIEW_AFTER_24_17 = {"perspective": "black", "points": {"24": 15, "12": -14, "5": -1},
-                          "off": {"mine": 0, "theirs": 0}}
+                          "off": {"mine": 0, "theirs": 0}, "bar": {"mine": 0, "theirs": 0}}
 
 
 def _snapshot(match_id):
@@ -62,7 +62,7 @@ def test_R33_legal_steps_stay_in_the_movers_numbering_whatever_the_perspective(
                                {"steps": [{"from": 24, "to": 18}]}, format="json")
     assert response.status_code == 200
     body = response.json()
-    assert body["applied"] == [{"from": 24, "to": 18, "die": 6}]
+    assert body["applied"] == [{"from": 24, "to": 18, "die": 6, "hit": False}]
     assert body["state"]["board"]["points"] == {"24": 14, "21": 1, "12": -14, "6": -1}
 
 
@@ -221,7 +221,7 @@ def test_refusals_in_each_phase_have_the_right_codes(alice, bob, seat, scripted_
                                                         "expected_version": "v"},
                  {"steps": [{"from": 24, "to": 20}], "expected_version": -1},
                  {"steps": [{"from": 24, "to": 20}] * 5},
-                 {"steps": [{"from": 24, "to": 20, "die": 7}]},
+                 {"steps": [{"from": 24, "to": 20, "die": 7, "hit": False}]},
                  {"steps": {"from": 24, "to": 20}}, {}]:
         assert_error(alice.post(match_id, "moves", body), 400, "validation_error")
     assert alice.get(match_id)["state"]["dice_left"] == [4, 2]
@@ -245,8 +245,8 @@ def test_games_list_and_moves_record_shapes(alice, bob, scripted_dice, api):
             game["turns"]) == (1, "white", None, None, False, 1)
     moves = api.get(f"/api/v1/matches/{match_id}/games/1/moves/").json()
     assert moves[0]["dice"] == [4, 2] and moves[0]["side"] == "white"
-    assert moves[0]["steps"] == [{"from": 24, "to": 20, "die": 4},
-                                 {"from": 20, "to": 18, "die": 2}]
+    assert moves[0]["steps"] == [{"from": 24, "to": 20, "die": 4, "hit": False},
+                                 {"from": 20, "to": 18, "die": 2, "hit": False}]
 
 
 def test_event_shapes_and_after_filter(alice, bob, scripted_dice, api):

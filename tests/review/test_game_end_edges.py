@@ -32,7 +32,7 @@ def test_R21_R28_last_checker_with_two_dice_that_both_bear_it_off_uses_the_large
                          400, "illegal_move")
     assert error["details"]["reason"] == "must_play_larger"
     done = alice.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0}]})
-    assert done["applied"] == [{"from": 1, "to": 0, "die": 3}]
+    assert done["applied"] == [{"from": 1, "to": 0, "die": 3, "hit": False}]
 
 
 def test_R19_literal_both_dice_must_be_played_when_an_order_plays_both(alice, bob,

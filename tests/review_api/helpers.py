@@ -46,13 +46,14 @@ def assert_4xx_shape(response: Any) -> None:
 
 
 def check_step(step: Any) -> None:
-    assert isinstance(step, dict) and set(step) == {"from", "to", "die"}, step
-    assert all(type(step[k]) is int for k in step), step
+    assert isinstance(step, dict) and set(step) == {"from", "to", "die", "hit"}, step
+    assert step["hit"] is False, step  # Long Nardy never hits (R6)
+    assert all(type(step[k]) is int for k in ("from", "to", "die")), step
     assert 1 <= step["from"] <= 24 and 0 <= step["to"] <= 24 and 1 <= step["die"] <= 6, step
 
 
 def check_board(board: Any, perspective: str | None = None) -> None:
-    assert isinstance(board, dict) and set(board) == {"perspective", "points", "off"}, board
+    assert isinstance(board, dict) and set(board) == {"perspective", "points", "off", "bar"}, board
     assert board["perspective"] in ("white", "black")
     if perspective is not None:
         assert board["perspective"] == perspective, board

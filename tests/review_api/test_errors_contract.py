@@ -143,9 +143,11 @@ def test_unknown_charset_is_not_a_500(anon):
     ("matches/", '{"length": 1, "color": "\\ud800"}'),
     ("matches/", '{"length": "\\ud800"}'),
     ("analysis/legal-plays/", '{"board": {"perspective": "\\udfff", "points": {}, '
-                              '"off": {"mine": 0, "theirs": 0}}, "dice": [1, 2]}'),
+                              '"off": {"mine": 0, "theirs": 0}, '
+                              '"bar": {"mine": 0, "theirs": 0}}, "dice": [1, 2]}'),
     ("analysis/legal-plays/", '{"board": {"perspective": "white", "points": {"\\ud800": "x"}, '
-                              '"off": {"mine": 0, "theirs": 0}}, "dice": [1, 2]}'),
+                              '"off": {"mine": 0, "theirs": 0}, '
+                              '"bar": {"mine": 0, "theirs": 0}}, "dice": [1, 2]}'),
 ])
 def test_lone_surrogate_echoed_in_an_error_is_400_not_500(alice, path, raw):
     """Valid JSON (`\\ud800` escape) whose value the 400 message repeats: the renderer

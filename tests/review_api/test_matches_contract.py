@@ -154,7 +154,7 @@ def test_moves_die_optional_applied_and_board(alice, bob, scripted_dice):
     for step in body.get("applied", []):
         check_step(step)
     assert body["state"]["board"]["points"] == {"24": 14, "19": 1, "12": -15}
-    body = alice.ok(match_id, "moves", {"steps": [{"from": 19, "to": 16, "die": 3}]})
+    body = alice.ok(match_id, "moves", {"steps": [{"from": 19, "to": 16, "die": 3, "hit": False}]})
     assert body["state"]["turn"] == "black" and body["state"]["phase"] == "roll"
     assert body["state"]["board"]["points"] == {"24": 14, "16": 1, "12": -15}
 
@@ -165,12 +165,12 @@ def test_bearing_off_is_to_0_with_or_without_die(alice, bob, scripted_dice):
     scripted_dice(3, 1)
     state = alice.ok(match_id, "roll")["state"]
     check_state(state)
-    assert {"from": 3, "to": 0, "die": 3} in state["legal_steps"]
+    assert {"from": 3, "to": 0, "die": 3, "hit": False} in state["legal_steps"]
     body = alice.ok(match_id, "moves", {"steps": [{"from": 3, "to": 0}]})
     assert body["state"]["board"]["off"] == {"mine": 13, "theirs": 0}
     assert body["state"]["board"]["points"] == {"12": -15, "6": 1, "3": 1}
     check_board(body["state"]["board"], "white")
-    body = alice.ok(match_id, "moves", {"steps": [{"from": 6, "to": 5, "die": 1}]})
+    body = alice.ok(match_id, "moves", {"steps": [{"from": 6, "to": 5, "die": 1, "hit": False}]})
     check_board(body["state"]["board"], "white")
 
 
@@ -383,14 +383,15 @@ MOVE_BODIES = [
     {"steps": [{"from": "x", "to": 19}]}, {"steps": [{"from": 24.5, "to": 19}]},
     {"steps": [{"from": 10**30, "to": 19}]}, {"steps": [{"from": -10**30, "to": 19}]},
     {"steps": [{"from": 24, "to": -1}]}, {"steps": [{"from": 24, "to": 25}]},
-    {"steps": [{"from": 24, "to": 19, "die": 0}]}, {"steps": [{"from": 24, "to": 19, "die": 7}]},
-    {"steps": [{"from": 24, "to": 19, "die": "five"}]},
-    {"steps": [{"from": 24, "to": 19, "die": [5]}]},
+    {"steps": [{"from": 24, "to": 19, "die": 0, "hit": False}]}, {"steps": [{"from": 24,
+        "to": 19, "die": 7, "hit": False}]},
+    {"steps": [{"from": 24, "to": 19, "die": "five", "hit": False}]},
+    {"steps": [{"from": 24, "to": 19, "die": [5], "hit": False}]},
     {"steps": [{"from": {"p": 24}, "to": 19}]}, {"steps": [{"from": None, "to": 19}]},
     {"steps": [{"from": True, "to": 19}]},
     {"steps": [{"from": 24, "to": 19}] * 1000},
     {"steps": [{"from": 24, "to": 24}]}, {"steps": [{"from": 19, "to": 24}]},
-    {"steps": [{"from": 24, "to": 19, "die": 3}]},
+    {"steps": [{"from": 24, "to": 19, "die": 3, "hit": False}]},
 ]
 
 

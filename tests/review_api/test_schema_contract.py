@@ -86,7 +86,7 @@ def test_documented_shapes_match_api_md(schema):
     assert {"game", "phase", "turn", "dice", "dice_left", "head_may_leave", "board",
             "legal_steps", "version"} <= set(state)
     board = _properties(schema, state["board"])
-    assert set(board) == {"perspective", "points", "off"}
+    assert set(board) == {"perspective", "points", "off", "bar"}
     stats = _properties(schema, _properties(schema, _json_schema(
         schema["paths"]["/api/v1/accounts/me/"]["get"], "200"))["stats"])
     assert set(stats) == {"matches_played", "matches_won", "games_won", "games_lost",

@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from accounts.models import User
-from games.records import RecordError, match_import
+from games.importing import RecordRefused, match_import
 
 
 class Command(BaseCommand):
@@ -39,7 +39,7 @@ class Command(BaseCommand):
                 raise CommandError(f"no user named {options['by']!r}")
         try:
             match = match_import(text=text, by=by)
-        except RecordError as exc:
+        except RecordRefused as exc:
             raise CommandError(f"{path}: {exc.message}") from None
         games = match.games.count()
         self.stdout.write(f"Imported match {match.pk}: {match.white} v {match.black}, "

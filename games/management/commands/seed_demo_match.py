@@ -18,37 +18,40 @@ from django.db import transaction
 from accounts.models import User
 from games import services
 from games.dice import DicePlan, fair, favour, planned
-from games.models import Match, MatchStatus
+from games.models import GamePhase, Match, MatchStatus
 
 DEMO_WHITE, DEMO_BLACK = "demo", "rival"
 DEMO_SEED = 0
 
-def play_match(white: Any, black: Any, *, length: int = 3,
+def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_nardy",
                plans: tuple[DicePlan, ...] = (favour("white"), fair, favour("white")),
-               seed: int = DEMO_SEED, max_turns: int = 2000) -> Match:
+               seed: int = DEMO_SEED, max_turns: int = 4000) -> Match:
     """Play a whole match through the services; game ``n`` rolls with ``plans[n - 1]``
     (the last plan repeats). Each turn plays the first legal step until the turn ends."""
     rng = random.Random(seed)
     queue: list[int] = []
     with planned(queue):
         match = services.match_create(user=white, length=length, opponent=black.username,
-                                      color="white")
+                                      color="white", rules=rules)
         services.match_join(match_id=match.pk, user=black)
-        queue += [6, 1]  # the roll-off: White starts (R7)
-        services.match_roll(match_id=match.pk, user=white)
-        services.match_roll(match_id=match.pk, user=black)
         for _ in range(max_turns):
             match = Match.objects.select_related("current_game").get(pk=match.pk)
             if match.status != MatchStatus.ACTIVE:
                 return match
             game = match.current_game
             assert game is not None
+            if game.phase == GamePhase.ROLL_OFF:  # White starts (R7, H4-H5)
+                queue += [6] if game.rolloff_white is None else [1]
+                roller = white if game.rolloff_white is None else black
+                services.match_roll(match_id=match.pk, user=roller)
+                continue
             player = white if game.turn == "white" else black
-            plan = plans[min(game.number, len(plans)) - 1]
-            queue.extend(plan(game.turn, rng))
-            match, _roll = services.match_roll(match_id=match.pk, user=player)
-            game = match.current_game
-            state = game.turn_state() if game is not None else None
+            if game.phase == GamePhase.MOVE:  # backgammon's opening roll, played at once
+                state = game.turn_state()
+            else:
+                plan = plans[min(game.number, len(plans)) - 1]
+                queue.extend(plan(game.turn, rng))
+                state = services.match_roll(match_id=match.pk, user=player).state
             if state is None:  # the roll passed at once (R23)
                 continue
             steps = []

@@ -1,0 +1,371 @@
+"""The one turn path: every way a match's games change state goes through here.
+
+The live services (:mod:`games.services`), the import of a match record
+(:mod:`games.importing`), the replay check (:mod:`games.replay`) and the demo data
+all play turns with these functions, so there is one way a turn happens. They work
+on the match aggregate in memory — the match, its current game and turn record —
+through a :class:`Change`, which collects the rows they touch and the events they
+log; nothing here writes to the database or knows who asked. The rules are reached
+only through ``match.ruleset`` (``games.engine.RULESETS``).
+
+    roll_off ─▶ start_turn ─▶ play ─▶ … ─▶ (settle: pass / end turn / end_game)
+    resign ─▶ end_game ─▶ next game (R8/H5) or match over (R31/H17)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model
+from django.utils import timezone
+
+from games import notify, store
+from games.engine import (
+    WHITE,
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    Side,
+    Step,
+    Turn,
+    match_winner,
+    other,
+)
+from games.exceptions import IllegalMove, WrongPhase
+from games.models import (
+    EndReason,
+    Event,
+    Game,
+    GamePhase,
+    Match,
+    MatchStatus,
+    Result,
+    color_of,
+    side_of,
+)
+
+NO_LEGAL_MOVE = "no legal move"
+MAX_TURNS_PER_GAME = 2000
+"""A ply cap per game: no game may grow without bound (a denial-of-service guard)."""
+
+
+# --- the unit of work --------------------------------------------------------------------
+
+
+@dataclass
+class Change:
+    """One change to a match: the rows it touched, the events it logged, in memory.
+
+    ``loaded`` holds the values the rows were read with (:func:`games.store.lock_match`)
+    so the write sends only what changed. :meth:`commit` is the one place a change is
+    written; listeners (streams, the computer) hear of it after the transaction commits.
+    """
+
+    match: Match
+    loaded: store.Loaded = field(default_factory=dict)
+    now: datetime = field(default_factory=timezone.now)
+    events: list[Event] = field(default_factory=list)
+    rows: dict[int, Model] = field(default_factory=dict)
+
+    def log(self, type_: str, **data: Any) -> Event:
+        self.match.last_event_seq += 1
+        event = Event(match=self.match, seq=self.match.last_event_seq, type=type_, at=self.now,
+                      data=data)
+        self.events.append(event)
+        return event
+
+    def touch(self, *rows: Model) -> None:
+        """Write these rows (new or changed) with the change."""
+        for row in rows:
+            self.rows[id(row)] = row
+
+    def commit(self) -> Match:
+        """Bump the version, write the touched rows and the events (one round trip on
+        PostgreSQL), and schedule the after-commit notification."""
+        self.match.version += 1
+        store.save([self.match, *self.rows.values()], self.events, self.loaded)
+        match, events = self.match, list(self.events)
+        transaction.on_commit(lambda: notify.committed(match, events))
+        self.events, self.rows = [], {}
+        return self.match
+
+
+# --- results of the transitions ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AppliedStep:
+    """A step as played: the engine's step and whether it hit a blot (H7)."""
+
+    step: Step
+    hit: bool = False
+
+
+@dataclass(frozen=True)
+class RollOff:
+    side: Side
+    die: int
+    result: str
+    """``pending``, ``tie``, or the starter's colour."""
+    opening: tuple[int, int] | None = None
+    """Backgammon (H4): the two roll-off dice, played at once as the starter's turn."""
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """Where a turn stands after a transition: the engine state (``None`` once the
+    turn or the game is over) and the steps applied by this call."""
+
+    state: Turn | None
+    applied: tuple[AppliedStep, ...] = ()
+    passed: bool = False
+
+
+def step_json(step: Step, hit: bool = False) -> dict[str, Any]:
+    """The one JSON shape of a step: the API, the events and the per-move records."""
+    return {"from": step.src, "to": step.dst, "die": step.die, "hit": hit}
+
+
+def legal_steps_json(state: Turn) -> list[dict[str, Any]]:
+    """R24/H11: the steps the side to move may play next, each with its hit flag."""
+    return [step_json(s, state.hits(s)) for s in state.legal_steps()]
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def new_game(change: Change, number: int, starter: Side | None) -> Game:
+    """Game ``number`` of the match at its start: a roll-off when ``starter`` is None."""
+    match = change.match
+    game = Game(match=match, number=number, position_key=match.ruleset.initial().to_id(),
+                started_at=change.now,
+                phase=GamePhase.ROLL_OFF if starter is None else GamePhase.ROLL,
+                turn="" if starter is None else color_of(starter),
+                starter="" if starter is None else color_of(starter))
+    match.current_game = game
+    change.touch(game)
+    change.log("game_start", game=number, starter=game.starter or None,
+               roll_off=starter is None)
+    return game
+
+
+def start_first_game(change: Change) -> Game:
+    """Both seats are taken: the match becomes active and game 1 begins with a roll-off."""
+    match = change.match
+    match.status = MatchStatus.ACTIVE
+    match.started_at = change.now
+    return new_game(change, 1, None)
+
+
+def roll_off(change: Change, game: Game, side: Side, die: int) -> RollOff:
+    """One side's roll-off die (R7, H4); ties roll again.
+
+    When both dice are in and differ, the higher starts: it rolls for its first turn
+    (``opening == "roll_off"``), or plays the two roll-off dice at once (backgammon's
+    ``roll_off_played``). Raises :class:`WrongPhase` outside the roll-off.
+    """
+    if game.phase != GamePhase.ROLL_OFF:
+        raise WrongPhase("The roll-off is over.", details={"phase": game.phase})
+    if (game.rolloff_white if side == WHITE else game.rolloff_black) is not None:
+        raise WrongPhase(f"{color_of(side)} has rolled in this roll-off already.")
+    if side == WHITE:
+        game.rolloff_white = die
+    else:
+        game.rolloff_black = die
+    change.touch(game)
+    white, black = game.rolloff_white, game.rolloff_black
+    result, opening = "pending", None
+    if white is not None and black is not None:
+        if white == black:
+            result = "tie"
+            game.rolloff_white = game.rolloff_black = None
+        else:
+            starter = WHITE if white > black else 1 - WHITE
+            result = color_of(starter)
+            game.starter = game.turn = color_of(starter)
+            game.phase = GamePhase.ROLL
+            if change.match.ruleset.opening == "roll_off_played":
+                opening = (white, black) if starter == WHITE else (black, white)
+    change.log("roll_off", game=game.number, side=color_of(side), die=die, white=white,
+               black=black, result=result)
+    if opening is not None:
+        start_turn(change, game, opening)
+    return RollOff(side, die, result, opening)
+
+
+# --- turns -----------------------------------------------------------------------------------
+
+
+def start_turn(change: Change, game: Game, dice: tuple[int, int]) -> TurnResult:
+    """The side in ``game.turn`` has rolled ``dice``: open its turn record and play on
+    from there (a pass at once when nothing can be played, R23/H11)."""
+    from games.models import Turn as TurnRecord
+
+    if game.phase != GamePhase.ROLL:
+        raise WrongPhase("The dice are rolled; play your steps.", details={"phase": game.phase})
+    if game.turns >= MAX_TURNS_PER_GAME:
+        raise WrongPhase("This game has reached the turn limit.")
+    side = side_of(game.turn)
+    state = change.match.ruleset.start_turn(game.position, side, dice, game.first_turn(side))
+    game.turns += 1
+    record = TurnRecord(game=game, number=game.turns, side=game.turn, dice=list(dice),
+                        started_at=change.now)
+    game.current_turn = record
+    game.phase, game.dice = GamePhase.MOVE, list(dice)
+    change.touch(game, record)
+    change.log("roll", game=game.number, turn=record.number, side=game.turn, dice=list(dice))
+    return settle(change, game, state)
+
+
+def play(change: Change, game: Game, wanted: Sequence[tuple[int, int, int | None]],
+         ) -> TurnResult:
+    """Apply steps ``(from, to, die or None)`` of the turn in order, all or none.
+
+    A missing die is resolved by the engine (R26/H12). Raises :class:`IllegalMove`
+    naming the first step the rules refuse (``details``: reason, index, the step and
+    the legal steps at that point); nothing is changed then.
+    """
+    if game.phase != GamePhase.MOVE:
+        raise WrongPhase("Roll the dice first.", details={"phase": game.phase})
+    state = game.turn_state()
+    assert state is not None
+    applied: list[AppliedStep] = []
+    for index, (src, dst, die) in enumerate(wanted):
+        try:
+            step = state.resolve(src, dst) if die is None else Step(src, dst, die)
+            after = state.apply(step)
+        except (IllegalMoveError, NotationError) as exc:
+            reason = getattr(exc, "reason", "invalid_step")
+            shown = f"{'bar' if src == 25 else src}/{'off' if dst == 0 else dst}"
+            raise IllegalMove(
+                f"Step {index + 1} ({shown}) is illegal: {exc}",
+                details={"reason": reason, "index": index,
+                         "step": {"from": src, "to": dst, "die": die},
+                         "legal_steps": legal_steps_json(state)},
+            ) from exc
+        opponent = other(state.side)
+        hit = after.position.bar_of(opponent) > state.position.bar_of(opponent)
+        applied.append(AppliedStep(step, hit))
+        state = after
+    record = game.current_turn
+    assert record is not None
+    for done in applied:
+        change.log("step", game=game.number, turn=record.number, side=game.turn,
+                   **step_json(done.step, done.hit))
+    record.steps = [*record.steps, *(step_json(d.step, d.hit) for d in applied)]
+    change.touch(record)
+    result = settle(change, game, state)
+    return TurnResult(result.state, tuple(applied), result.passed)
+
+
+def settle(change: Change, game: Game, state: Turn) -> TurnResult:
+    """Store the turn's state; end the turn (with a pass, R23) or the game (R28/H14)."""
+    record = game.current_turn
+    assert record is not None
+    game.position_key = state.position.to_id()
+    game.turn_key = state.to_id()
+    change.touch(game, record)
+    outcome = state.outcome()
+    if outcome is not None:
+        _end_turn(change, game, state, reason="")
+        end_game(change, game, outcome, EndReason.BORNE_OFF)
+        return TurnResult(None)
+    if not state.is_turn_over():
+        return TurnResult(state)
+    reason = state.pass_reason() or ""
+    if reason:
+        change.log("pass", game=game.number, turn=record.number, side=game.turn,
+                   reason=reason, dice_left=list(state.dice_left))
+    _end_turn(change, game, state, reason=reason)
+    return TurnResult(None, passed=bool(reason))
+
+
+def _end_turn(change: Change, game: Game, state: Turn, reason: str) -> None:
+    record = game.current_turn
+    assert record is not None
+    record.pass_reason = reason
+    record.position_after = state.position.to_id()
+    record.finished_at = change.now
+    _first_turn_used(game, state.side)
+    game.turn = color_of(other(state.side))
+    game.phase = GamePhase.ROLL
+    game.dice, game.turn_key, game.current_turn = None, "", None
+
+
+def _first_turn_used(game: Game, side: Side) -> None:
+    if side == WHITE:
+        game.white_first_turn = False
+    else:
+        game.black_first_turn = False
+
+
+# --- the end of a game -------------------------------------------------------------------
+
+
+def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
+             result: str | None = None) -> None:
+    """Score the game (R29/H15; R30/H16 for a resignation), then end the match (R31/H17)
+    or start the next game (R8/H5)."""
+    match = change.match
+    game.winner = color_of(outcome.winner)
+    game.points_won, game.mars = outcome.points, outcome.mars
+    game.result = result or outcome.result
+    game.end_reason = reason
+    game.finished_at = change.now
+    game.phase, game.turn = GamePhase.FINISHED, ""
+    game.dice, game.turn_key, game.current_turn = None, "", None
+    change.touch(game)
+    if outcome.winner == WHITE:
+        match.score_white += outcome.points
+    else:
+        match.score_black += outcome.points
+    score = {"white": match.score_white, "black": match.score_black}
+    change.log("game_over", game=game.number, winner=game.winner, points=outcome.points,
+               mars=outcome.mars, result=game.result, reason=reason, score=score)
+    winner = match_winner((match.score_white, match.score_black), match.length)
+    if winner is not None:
+        match.status, match.winner, match.finished_at = (
+            MatchStatus.FINISHED, color_of(winner), change.now)
+        change.log("match_over", winner=match.winner, score=score)
+        return
+    loser = other(outcome.winner)
+    starter = None if match.ruleset.later_games == "roll_off" else loser  # H5 / R8
+    new_game(change, game.number + 1, starter)
+
+
+def resign(change: Change, game: Game, resigning: Side) -> None:
+    """``resigning`` concedes the game (R30/H16) with the points the position gives now;
+    a turn in progress ends here."""
+    record = game.current_turn
+    if record is not None:  # that side's turn was taken, so its first turn is used up
+        record.position_after = game.position_key
+        record.finished_at = change.now
+        _first_turn_used(game, side_of(record.side))
+        change.touch(record)
+    change.log("resign", game=game.number, side=color_of(resigning))
+    outcome = change.match.ruleset.resign_outcome(game.position, resigning)
+    end_game(change, game, outcome, EndReason.RESIGNED, Result.RESIGNED)
+
+
+__all__ = [
+    "MAX_TURNS_PER_GAME",
+    "NO_LEGAL_MOVE",
+    "AppliedStep",
+    "Change",
+    "RollOff",
+    "TurnResult",
+    "end_game",
+    "legal_steps_json",
+    "new_game",
+    "play",
+    "resign",
+    "roll_off",
+    "settle",
+    "start_first_game",
+    "start_turn",
+    "step_json",
+]
