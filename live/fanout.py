@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import threading
 import time
 import weakref
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from games.models import Event, Match
 
 _log = logging.getLogger(__name__)
-CHANNEL = "nard_site:live"
 _render = JSONRenderer().render
 
 
@@ -113,7 +113,7 @@ def publish(msg: Message) -> None:
         return
     if time.monotonic() >= _redis_down_until:
         try:
-            _redis().publish(CHANNEL, msg.dumps())
+            _redis().publish(settings.STREAM_REDIS_CHANNEL, msg.dumps())
             return
         except Exception as exc:  # Redis away: the REST API goes on regardless
             # Don't wait on a dead Redis in every request: skip it for a second.
@@ -190,6 +190,7 @@ class Hub:
             self.live.set()
         self.reader: asyncio.Task[None] | None = None
         self.idle_since: float | None = None
+        self.subscriptions = 0  # how many times the Redis subscription was (re)made
 
     @property
     def is_live(self) -> bool:
@@ -249,14 +250,17 @@ class Hub:
         connected_before = False
         while True:
             client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2,
-                                             health_check_interval=10)
-            pubsub = client.pubsub(ignore_subscribe_messages=True)
+                                             health_check_interval=10,
+                                             client_name=f"nard-live-{os.getpid()}")
+            pubsub = client.pubsub()
             try:
-                await pubsub.subscribe(CHANNEL)
-                # The confirmation: from here on every publish reaches this process.
-                while await pubsub.get_message(timeout=5) is None and not pubsub.subscribed:
-                    pass
+                await pubsub.subscribe(settings.STREAM_REDIS_CHANNEL)
+                # Redis's confirmation: from here on every publish reaches this process.
+                confirmed = await pubsub.get_message(timeout=5)
+                if confirmed is None or confirmed.get("type") != "subscribe":
+                    raise ConnectionError(f"no confirmation of the subscription: {confirmed}")
                 self.live.set()
+                self.subscriptions += 1
                 backoff = settings.STREAM_REDIS_BACKOFF[0]
                 if connected_before:
                     _log.info("live: Redis subscription back; streams catch up")

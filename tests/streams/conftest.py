@@ -69,7 +69,10 @@ class Reader:
         return found
 
     async def close(self) -> None:
+        """The client goes away: the stream's generator is closed, then the response (as
+        the server does; the test client's wrapper does both)."""
         await self.body.aclose()  # type: ignore[attr-defined]
+        await self.response._iterator.aclose()
 
 
 async def open_stream(path: str, client: AsyncClient | None = None, **headers: str) -> Reader:
@@ -77,7 +80,12 @@ async def open_stream(path: str, client: AsyncClient | None = None, **headers: s
     response = await (client or AsyncClient()).get(path, headers=headers)
     assert response.status_code == 200, (response.status_code, getattr(response, "content", ""))
     assert response["Content-Type"].startswith("text/event-stream")
-    return Reader(response)
+    reader = Reader(response)
+    # The first chunk, the retry hint, comes once the stream has subscribed: what is
+    # committed from here on reaches it (as soon as a server sends the headers).
+    first = await asyncio.wait_for(anext(reader.body), TIMEOUT)
+    assert first.startswith(b"retry: "), first
+    return reader
 
 
 def db(fn: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:

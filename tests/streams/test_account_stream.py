@@ -1,0 +1,87 @@
+"""GET stream/: an account's invitations, turns and results, first what waits, then live."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.streams.conftest import db, open_stream, run, token_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+URL = "/api/v1/stream/"
+
+
+def items(events: list[dict[str, str]]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["event"], json.loads(e["data"])) for e in events]
+
+
+def test_invitation_then_your_turn_then_results(alice: Any, bob: Any,
+                                                scripted_dice: Any) -> None:
+    key = token_of(bob.user)
+
+    async def scenario() -> None:
+        reader = await open_stream(URL, Authorization=f"Token {key}")
+        created = await db(alice.create)(length=1, opponent="bob", color="white")
+        match_id = created.json()["id"]
+        kind, data = items([await reader.next()])[0]
+        assert kind == "invitation"
+        assert data == {"match": match_id, "version": 1, "by": "alice", "length": 1,
+                        "color": "black", "rematch_of": None}
+        await db(bob.ok)(match_id, "join")
+        kind, data = items([await reader.next()])[0]
+        assert (kind, data["phase"], data["color"]) == ("your_turn", "roll-off", "black")
+        await db(scripted_dice)(6, 1)
+        await db(alice.ok)(match_id, "roll")
+        await db(bob.ok)(match_id, "roll")  # White won the roll-off: nothing for Black
+        await db(alice.ok)(match_id, "resign")  # White concedes: 1 point, the match
+        got = items([await reader.next(), await reader.next()])
+        assert [k for k, _ in got] == ["game_over", "match_over"]
+        assert all(d["match"] == match_id for _, d in got)
+        await reader.close()
+
+    run(scenario)
+
+
+def test_on_connect_what_waits_now(alice: Any, bob: Any, scripted_dice: Any) -> None:
+    invitation = alice.create(length=3, opponent="bob").json()["id"]
+    playing = alice.create(length=1, opponent="bob", color="black").json()["id"]
+    bob.ok(playing, "join")
+    scripted_dice(6, 1)
+    bob.ok(playing, "roll")
+    alice.ok(playing, "roll")  # Bob (White) won the roll-off: his turn to roll
+    key = token_of(bob.user)
+
+    async def scenario() -> list[tuple[str, dict[str, Any]]]:
+        reader = await open_stream(URL, Authorization=f"Token {key}")
+        got = items([await reader.next(), await reader.next()])
+        await reader.close()
+        return got
+
+    got = run(scenario)
+    assert [(k, d["match"]) for k, d in got] == [("invitation", invitation),
+                                                 ("your_turn", playing)]
+    assert got[1][1]["phase"] == "roll" and got[1][1]["color"] == "white"
+
+
+def test_the_next_game_is_your_turn_live(alice: Any, bob: Any, scripted_dice: Any) -> None:
+    from tests.support import start_match
+
+    match_id = start_match(alice, bob, length=3, script=scripted_dice)["id"]  # White rolls
+    keys = token_of(alice.user), token_of(bob.user)
+
+    async def scenario() -> None:
+        white = await open_stream(URL, Authorization=f"Token {keys[0]}")
+        black = await open_stream(URL, Authorization=f"Token {keys[1]}")
+        now = items([await white.next()])[0]  # on connect: White is to roll game 1
+        assert now[0] == "your_turn" and now[1]["game"] == 1
+        await db(alice.ok)(match_id, "resign")  # game 2: the loser, White, rolls first
+        assert [k for k, _ in items([await black.next()])] == ["game_over"]
+        got = items([await white.next(), await white.next()])
+        assert [k for k, _ in got] == ["your_turn", "game_over"]
+        assert got[0][1]["game"] == 2 and got[0][1]["version"] > now[1]["version"]
+        await white.close()
+        await black.close()
+
+    run(scenario)
