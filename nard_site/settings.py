@@ -58,7 +58,6 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "live",
-    "live",
     "web",
 ]
 
@@ -255,24 +254,6 @@ LOGGING = {
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
 # How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
 IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", str(24 * 3600)))
-
-# --- Live streams (live/, docs/architecture.md "Live streams") ------------------------
-def env_float(name: str, default: float) -> float:
-    return float(os.environ.get(name) or default)
-
-
-STREAM_HEARTBEAT_SECONDS = env_float("STREAM_HEARTBEAT_SECONDS", 15)  # a comment at least so often
-STREAM_POLL_SECONDS = env_float("STREAM_POLL_SECONDS", 2)  # database polling while Redis is away
-STREAM_MAX_SECONDS = env_float("STREAM_MAX_SECONDS", 3600)  # then the client reconnects
-STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "2000"))  # the SSE retry hint
-STREAM_QUEUE_MAX = int(os.environ.get("STREAM_QUEUE_MAX", "256"))  # a slower client is cut
-STREAM_READY_TIMEOUT = env_float("STREAM_READY_TIMEOUT", 2)  # wait for Redis before polling
-STREAM_REDIS_LINGER = env_float("STREAM_REDIS_LINGER", 60)  # keep the subscription when idle
-STREAM_REDIS_BACKOFF = (0.1, 5.0)  # reconnect delays, doubling up to the second
-STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))
-STREAMS_PER_IP = int(os.environ.get("STREAMS_PER_IP", "200"))
-EVENTS_PAGE_SIZE = int(os.environ.get("EVENTS_PAGE_SIZE", "5000"))  # and events/?limit= max
-LONG_POLL_MAX_SECONDS = 30
 
 # --- Live streams (live/, docs/architecture.md "Live streams") ------------------------
 def env_float(name: str, default: float) -> float:
