@@ -139,8 +139,9 @@ def _play_turn(change: Change, game: Game, line: TurnLine, resigns_next: bool) -
     if game.phase == GamePhase.ROLL_OFF:
         raise RecordError(where, "nobody has won the roll-off yet: add 'Roll-off:' or "
                                  "'Starter:' (R7)", reason="roll_off")
-    if line.number != game.turns + 1:
-        raise RecordError(where, f"expected turn {game.turns + 1}, not {line.number}")
+    expected = game.turns + 1 if game.phase == GamePhase.ROLL else game.turns  # H4 opening
+    if line.number != expected:
+        raise RecordError(where, f"expected turn {expected}, not {line.number}")
     side = side_of(game.turn)
     if line.side != side:
         raise RecordError(where, f"it is {game.turn}'s turn, not {side_name(line.side)}'s",
