@@ -21,27 +21,55 @@ export function csrfToken() {
   return match ? decodeURIComponent(match[1]) : "";
 }
 
-export async function request(method, url, body, { signal } = {}) {
+function newKey() {
+  if (window.crypto && typeof window.crypto.randomUUID === "function") {
+    return window.crypto.randomUUID();
+  }
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One call. A write the server could not finish (a 5xx or a broken connection) is sent
+ * again with the same Idempotency-Key, so it happens at most once; with
+ * expected_version in the body a stale retry is refused (409) instead of repeated.
+ */
+export async function request(method, url, body, { signal, retries = 2 } = {}) {
   const headers = { Accept: "application/json" };
   if (method !== "GET") {
     headers["X-CSRFToken"] = csrfToken();
     headers["Content-Type"] = "application/json";
+    if (url.startsWith(API)) headers["Idempotency-Key"] = newKey();
   }
-  const response = await fetch(url, {
-    method,
-    headers,
-    credentials: "same-origin",
-    body: method === "GET" || body === undefined ? undefined : JSON.stringify(body),
-    signal,
-  });
-  if (response.status === 204) return null;
-  let data = null;
-  const text = await response.text();
-  if (text) {
-    try { data = JSON.parse(text); } catch { data = null; }
+  for (let attempt = 0; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        credentials: "same-origin",
+        body: method === "GET" || body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      });
+    } catch (error) {
+      if (signal && signal.aborted) throw error;
+      if (attempt < retries) { await sleep(250 * (attempt + 1)); continue; }
+      throw error;
+    }
+    if (response.status >= 500 && attempt < retries) {
+      await sleep(250 * (attempt + 1));
+      continue;
+    }
+    if (response.status === 204) return null;
+    let data = null;
+    const text = await response.text();
+    if (text) {
+      try { data = JSON.parse(text); } catch { data = null; }
+    }
+    if (!response.ok) throw new ApiError(response.status, data);
+    return data;
   }
-  if (!response.ok) throw new ApiError(response.status, data);
-  return data;
 }
 
 export const api = {

@@ -418,6 +418,7 @@ function openMatch(matchId) {
       return undefined;
     } finally {
       busy = false;
+      if (match && !stopped) render();   // the board takes presses again
     }
   }
 
@@ -545,6 +546,13 @@ function openMatch(matchId) {
     }
     actions.append(h("a", { class: "button link", href: "#/" }, "Lobby"));
 
+    // For tests and scripts: what the page is showing, without parsing the SVG.
+    boardHost.dataset.status = m.status;
+    if (s) {
+      boardHost.dataset.version = s.version;
+      boardHost.dataset.phase = s.phase;
+      boardHost.dataset.turn = s.turn || "";
+    }
     if (s && s.board) {
       board.update({
         board: s.board,

@@ -288,9 +288,9 @@ export class Board {
     } else {
       text = `borne off, ${plural(count, mine + " checker")}`;
     }
-    if (flags.landing) text += ", legal landing";
     if (flags.selected) text += ", selected";
     else if (flags.source) text += ", can move";
+    if (flags.landing) text += ", legal landing";
     return text;
   }
 

@@ -1,0 +1,92 @@
+"""Fixtures for the play page's browser tests: Debian's chromium through Playwright
+(never a downloaded browser), seeded server dice, and a logged-in page per player."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import dice
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "")) if os.environ.get("WEB_SCREENSHOTS") else None
+PASSWORD = "web-nardy-2026"
+
+
+@pytest.fixture
+def chromium() -> str:
+    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); CI installs it")
+    assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: .ci/run installs it"
+    return CHROMIUM
+
+
+@pytest.fixture
+def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[int]]:
+    """The server's dice: first the values queued with ``seeded_dice(6, 6, ...)``, then a
+    seeded random sequence. The live server runs in this process, so it rolls these."""
+    queue: list[int] = []
+    rng = random.Random(16)
+
+    def next_die() -> int:
+        return queue.pop(0) if queue else rng.randint(1, 6)
+
+    monkeypatch.setattr(dice, "_source", next_die)
+
+    def script(*values: int) -> list[int]:
+        queue.extend(values)
+        return queue
+
+    return script
+
+
+@pytest.fixture
+def browser(chromium: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    # Playwright's sync API runs an event loop in this thread; the live server's thread
+    # does the database work, but keep Django's async guard from tripping here.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def open_page(browser: Any, live_server: Any) -> Callable[..., Any]:
+    """A new browser context (its own cookies) on the play page, with page errors
+    collected: any JavaScript error fails the test."""
+    pages: list[Any] = []
+
+    def make(width: int = 1280, height: int = 900) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.goto(f"{live_server.url}/play/")
+        pages.append(page)
+        return page
+
+    yield make
+    for page in pages:
+        assert not page.errors, page.errors
+        page.context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    """Keep a screenshot when WEB_SCREENSHOTS names a folder (docs/web.md)."""
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"))
