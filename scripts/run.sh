@@ -19,4 +19,11 @@ else
 fi
 PORT="${PORT:-8000}"
 echo "==> serving on http://127.0.0.1:$PORT/  (API docs: /api/v1/docs/, admin: /admin/)"
-exec python manage.py runserver "127.0.0.1:$PORT" ${RUNSERVER_ARGS:-}
+# The ASGI server, as in production: the REST API and the live streams (runserver is WSGI
+# and cannot stream; docs/architecture.md). Reloads on code changes unless
+# RUNSERVER_ARGS=--noreload.
+reload=(--reload)  # watching the Python packages only (not the database, static files)
+for package in */__init__.py; do reload+=(--reload-paths "$(dirname "$package")"); done
+case " ${RUNSERVER_ARGS:-} " in *" --noreload "*) reload=() ;; esac
+exec granian --interface asgi nard_site.asgi:application --host 127.0.0.1 --port "$PORT" \
+  --workers 1 --log-level warning "${reload[@]}"
