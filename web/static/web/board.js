@@ -291,6 +291,7 @@ export class Board {
     if (flags.selected) text += ", selected";
     else if (flags.source) text += ", can move";
     if (flags.landing) text += ", legal landing";
+    if (flags.hits) text += ", hits";
     return text;
   }
 
@@ -339,6 +340,8 @@ export class Board {
       const count = points[String(p)] || 0;
       const flags = { source: sources.has(key), selected: this.selected === key,
                       landing: landings.has(key) };
+      // H7: landing on a lone opposing checker hits it.
+      flags.hits = flags.landing && this.data.hitting && count === -1;
       parts.push(this.pointSvg(key, place, p, count, flags));
       this.focusable.push(key);
     }
@@ -446,6 +449,12 @@ export class Board {
       const pos = stack[n - 1];
       out.push(`<text class="count ${colour}" x="${pos.cx}" y="${pos.cy + 6}"
         text-anchor="middle" aria-hidden="true">${n}</text>`);
+    }
+    if (flags.hits) {
+      const blot = stack[0];
+      out.push(`<g class="hit-mark" aria-hidden="true"><line x1="${blot.cx - 12}" y1="${blot.cy - 12}"
+        x2="${blot.cx + 12}" y2="${blot.cy + 12}"/><line x1="${blot.cx + 12}" y1="${blot.cy - 12}"
+        x2="${blot.cx - 12}" y2="${blot.cy + 12}"/></g>`);
     }
     if (flags.landing) {
       // Not colour alone: a ring with a dot where the checker would land.

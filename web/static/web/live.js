@@ -14,7 +14,7 @@ const EVENT_TYPES = [
   "claim", "rematch", "your_turn", "presence", "clock", "message",
 ];
 const WAIT = 25;
-const POLL_PAUSE = 700;      // ms between plain polls
+const POLL_PAUSE = 500;      // ms between plain polls
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class MatchLive {
