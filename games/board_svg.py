@@ -5,7 +5,10 @@ head (point 24) at the top right, White travels the top row right to left (24 �
 then the bottom row left to right (12 → 1), its home (1–6) at the bottom right. Black's
 head is White's 12, at the bottom left. Each point is labelled with its White number;
 a stack taller than five checkers shows its count on the top checker. The tray on the
-right shows how many checkers each side has borne off.
+right shows how many checkers each side has borne off. In the hitting games (H1, H2)
+the same drawing holds — Black's point ``p`` is White's ``25 − p`` — and checkers on
+the bar stand on the middle strip: White's in the top half (it enters into Black's
+home, White's 19–24, at the top right), Black's in the bottom half.
 
 >>> from games.engine import Position
 >>> svg = board_svg(Position.initial())
@@ -19,7 +22,7 @@ from typing import Final
 
 from django.utils.html import escape
 
-from games.engine import BLACK, WHITE, Position
+from games.engine import BLACK, WHITE, BoardPosition
 
 POINT_W: Final = 40
 BAR_W: Final = 24
@@ -83,7 +86,33 @@ def _point(point: int, count: int) -> list[str]:
     return parts
 
 
-def _tray(position: Position) -> list[str]:
+def _bar(bar: dict[int, int]) -> list[str]:
+    """Checkers on the bar: White's down from the top edge, Black's up from the bottom."""
+    parts = []
+    cx = MARGIN + 6 * POINT_W + BAR_W / 2
+    for side, n in bar.items():
+        if not n:
+            continue
+        top = side == WHITE
+        y_edge = MARGIN if top else MARGIN + 2 * ROW_H + GAP_H
+        parts.append(f'<g class="bar-stack" data-color="{_NAME[side]}" data-count="{n}">'
+                     f"<title>{n} {_NAME[side]} on the bar</title>")
+        for i in range(min(n, SHOWN)):
+            offset = RADIUS + i * (2 * RADIUS - 2)
+            cy = y_edge + offset if top else y_edge - offset
+            parts.append(f'<circle class="checker {_NAME[side]}" cx="{cx}" cy="{cy}" '
+                         f'r="{BAR_W / 2 - 1}" fill="{_FILL[side]}" stroke="{_STROKE[side]}" '
+                         'stroke-width="2"/>')
+        if n > 1:
+            cy = y_edge + RADIUS if top else y_edge - RADIUS
+            parts.append(f'<text class="stack-count" x="{cx}" y="{cy + 5}" '
+                         f'text-anchor="middle" font-size="13" font-weight="bold" '
+                         f'fill="{_INK[side]}">{n}</text>')
+        parts.append("</g>")
+    return parts
+
+
+def _tray(position: BoardPosition) -> list[str]:
     x = MARGIN + BOARD_W + 16
     parts = [f'<rect class="tray" x="{x}" y="{MARGIN}" width="{TRAY_W}" '
              f'height="{2 * ROW_H + GAP_H}" fill="#5c3a1e" rx="6"/>']
@@ -104,14 +133,17 @@ def _tray(position: Position) -> list[str]:
     return parts
 
 
-def board_svg(position: Position, *, caption: str = "") -> str:
+def board_svg(position: BoardPosition, *, caption: str = "") -> str:
     """An SVG diagram of ``position`` in White's numbering (see the module doc).
 
     ``caption`` becomes the diagram's accessible title. The markup is built from
     numbers only, plus the escaped caption, so it is safe to mark as HTML-safe.
     """
+    bar = {side: position.bar_of(side) for side in (WHITE, BLACK)}
+    on_bar = "".join(f", {_NAME[side].capitalize()} {n} on the bar"
+                     for side, n in bar.items() if n)
     summary = (f"{caption + ': ' if caption else ''}White {position.off_of(WHITE)} off, "
-               f"Black {position.off_of(BLACK)} off")
+               f"Black {position.off_of(BLACK)} off{on_bar}")
     parts = [
         f'<svg class="nard-board" xmlns="http://www.w3.org/2000/svg" role="img" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
@@ -126,6 +158,7 @@ def board_svg(position: Position, *, caption: str = "") -> str:
     counts = position.in_perspective(WHITE)
     for point in range(1, 25):
         parts += _point(point, counts.get(point, 0))
+    parts += _bar(bar)
     parts += _tray(position)
     parts.append("</svg>")
     return "".join(parts)

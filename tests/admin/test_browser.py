@@ -65,7 +65,8 @@ def test_staff_open_the_demo_game_and_see_its_history_and_board(
 
             # Matches → the demo match → its mars game, as a staff member would click.
             page.goto(f"{live_server.url}/admin/games/match/")
-            row = page.locator("#result_list tbody tr", has_text="demo v rival")
+            row = page.locator("#result_list tbody tr", has_text="demo v rival").filter(
+                has_text="Long Nardy")
             expect(row).to_contain_text("4–1")
             row.get_by_role("link", name="demo v rival").click()
             expect(page.locator("#games-group")).to_contain_text("♛ mars")

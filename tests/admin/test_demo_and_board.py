@@ -10,29 +10,37 @@ from django.core.management import CommandError, call_command
 
 from games.board_svg import board_svg
 from games.engine import BLACK, WHITE, Position
-from games.models import Match
+from games.models import Match, Rules
 
 
 @pytest.mark.django_db
-def test_seed_demo_match_creates_one_finished_match_with_a_mars_once(settings):
+def test_seed_demo_match_creates_one_finished_match_of_each_rule_set_once(settings):
     settings.DEBUG = True  # seed_demo refuses otherwise
     with pytest.raises(CommandError, match="seed_demo"):
         call_command("seed_demo_match", stdout=StringIO())
     call_command("seed_demo", "--any-database", stdout=StringIO())
     out = StringIO()
     call_command("seed_demo_match", stdout=out)
-    match = Match.objects.get()
-    assert f"demo match {match.pk}: demo v rival, 4-1" in out.getvalue()
+    assert sorted(Match.objects.values_list("rules", flat=True)) == sorted(Rules.values)
+    for other in Match.objects.exclude(rules="long_nardy"):
+        assert other.status == "finished" and other.winner == "white"
+        assert other.games.filter(mars=True).exists(), other.rules  # a mars / gammon
+    backgammon = Match.objects.get(rules="backgammon")
+    assert set(backgammon.games.values_list("result", flat=True)) <= {"single", "gammon",
+                                                                     "backgammon"}
+    match = Match.objects.get(rules="long_nardy")
+    assert f"long_nardy demo match {match.pk}: demo v rival, 4-1" in out.getvalue()
     assert (match.white.username, match.black.username, match.length, match.status,
             match.winner) == ("demo", "rival", 3, "finished", "white")
     assert list(match.games.order_by("number").values_list("winner", "points_won", "mars")) == [
         ("white", 2, True), ("black", 1, False), ("white", 2, True)]
     again = StringIO()
     call_command("seed_demo_match", stdout=again)
-    assert "demo match exists" in again.getvalue() and Match.objects.count() == 1
+    assert "demo match exists" in again.getvalue() and Match.objects.count() == 4
     verified = StringIO()
     call_command("verify_games", stdout=verified)
-    assert "3 games replayed, 0 differ." in verified.getvalue()
+    games = sum(m.games.count() for m in Match.objects.all())
+    assert f"{games} games replayed, 0 differ." in verified.getvalue()
 
 
 def _stacks(svg: str) -> dict[int, tuple[str, int]]:

@@ -1,10 +1,10 @@
-"""Create a finished demo match between ``demo`` and ``rival`` (idempotent).
+"""Create a finished demo match of each rule set between ``demo`` and ``rival`` (idempotent).
 
-The match is played through :mod:`games.services` exactly as the API plays it, with a
+Each match is played through :mod:`games.services` exactly as the API plays it, with a
 deterministic dice source instead of ``secrets`` (as ``tests/games/play.py`` does over
-HTTP): a 3-point match that White (``demo``) wins 4-1, with two mars games. Run
-``seed_demo`` first; if a finished ``demo`` v ``rival`` match with a mars already
-exists, nothing is done.
+HTTP): 3-point matches that White (``demo``) wins, with mars (gammon) games — the Long
+Nardy one 4-1 with two mars games. Run ``seed_demo`` first; a rule set that already has
+a finished ``demo`` v ``rival`` match with a mars is left alone.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.db import transaction
 from accounts.models import User
 from games import services
 from games.dice import DicePlan, fair, favour, planned
-from games.models import GamePhase, Match, MatchStatus
+from games.models import GamePhase, Match, MatchStatus, Rules
 
 DEMO_WHITE, DEMO_BLACK = "demo", "rival"
 DEMO_SEED = 0
@@ -63,32 +63,33 @@ def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_na
     raise CommandError("the demo match did not finish")
 
 
-def demo_match() -> Match | None:
-    """The finished demo match with a mars, if it exists."""
-    return (Match.objects.filter(white__username=DEMO_WHITE,
-                                 black__username=DEMO_BLACK,
-                                 status=MatchStatus.FINISHED, games__mars=True)
+def demo_match(rules: str = Rules.LONG_NARDY) -> Match | None:
+    """The finished demo match of ``rules`` with a mars (or gammon), if it exists."""
+    return (Match.objects.filter(white__username=DEMO_WHITE, black__username=DEMO_BLACK,
+                                 rules=rules, status=MatchStatus.FINISHED, games__mars=True)
             .order_by("created_at", "id").first())
 
 
 class Command(BaseCommand):
-    help = ("Create a finished 3-point demo match (with a mars) between the demo players "
-            "'demo' and 'rival', unless one exists. Run seed_demo first.")
+    help = ("Create a finished 3-point demo match (with a mars) of each rule set between the "
+            "demo players 'demo' and 'rival', unless one exists. Run seed_demo first.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        existing = demo_match()
-        if existing is not None:
-            self.stdout.write(f"  demo match exists: /admin/games/match/{existing.pk}/change/")
-            return
         users = {u.username.lower(): u for u in User.objects.filter(
             username__in=(DEMO_WHITE, DEMO_BLACK))}
         if len(users) != 2:
             raise CommandError("the demo players 'demo' and 'rival' are missing: "
                                "run 'manage.py seed_demo' first")
-        with transaction.atomic():
-            match = play_match(users[DEMO_WHITE], users[DEMO_BLACK])
-            if not match.games.filter(mars=True).exists():  # pragma: no cover - a guard
-                raise CommandError("the planned dice did not produce a mars")
-        self.stdout.write(f"  demo match {match.pk}: {DEMO_WHITE} v {DEMO_BLACK}, "
-                          f"{match.score_white}-{match.score_black}, at "
-                          f"/admin/games/match/{match.pk}/change/")
+        for rules in Rules.values:
+            existing = demo_match(rules)
+            if existing is not None:
+                self.stdout.write(f"  {rules} demo match exists: "
+                                  f"/admin/games/match/{existing.pk}/change/")
+                continue
+            with transaction.atomic():
+                match = play_match(users[DEMO_WHITE], users[DEMO_BLACK], rules=rules)
+                if not match.games.filter(mars=True).exists():  # pragma: no cover - a guard
+                    raise CommandError(f"the planned dice gave no mars in {rules}")
+            self.stdout.write(f"  {rules} demo match {match.pk}: {DEMO_WHITE} v {DEMO_BLACK}, "
+                              f"{match.score_white}-{match.score_black}, at "
+                              f"/admin/games/match/{match.pk}/change/")
