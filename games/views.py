@@ -225,7 +225,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         query = _valid(polling.EventsPollQuerySerializer, request.query_params)
         match, limit = self._match(), polling.page_size(query)
         events = list(selectors.event_list(match, after=query["after"], limit=limit))
-        if not events and query["wait"] and query["after"] >= match.last_event_seq:
+        if not events and query["wait"] and polling.may_wait(request, match, query["after"]):
             return polling.long_poll(match.pk, query["after"], limit, query["wait"])
         headers = {}
         if len(events) == limit and events[-1].seq < match.last_event_seq:

@@ -40,6 +40,14 @@ def next_link(request: Any, after: int) -> str:
     return f'<{request.build_absolute_uri(request.path)}?{query.urlencode()}>; rel="next"'
 
 
+def may_wait(request: Any, match: Any, after: int) -> bool:
+    """Whether a long-poll waits: nothing after ``after`` yet, and an event loop to wait on
+    (served over WSGI it would hold a thread: it answers at once)."""
+    from live.views import is_asgi
+
+    return after >= match.last_event_seq and is_asgi(request)
+
+
 def long_poll(match_id: int, after: int, limit: int, wait: int) -> StreamingHttpResponse:
     """The answer of ``events/?wait=`` when nothing is after ``after`` yet: a JSON list
     sent by the event loop once there is (under ASGI no thread waits for it)."""
