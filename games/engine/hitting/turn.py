@@ -51,26 +51,28 @@ class HitPlay:
         if len(hits) != len(steps):
             raise ValueError("hits needs one flag per step")
         self.steps = steps
-        self._position = position
-        self._hits = hits
-        self._mover = None
+        self._position: HitPosition = position
+        self._hits: tuple[bool, ...] = hits
+        self._mover: Mover | None = None
         self._key = 0
 
     @property
     def position(self) -> HitPosition:
-        position = self._position
-        if position is None:
+        try:
+            return self._position
+        except AttributeError:  # a listed play: worked out on first use
             assert self._mover is not None
             position = self._position = self._mover.position(self._key)
-        return position
+            return position
 
     @property
     def hits(self) -> tuple[bool, ...]:
-        hits = self._hits
-        if hits is None:
+        try:
+            return self._hits
+        except AttributeError:
             assert self._mover is not None
             hits = self._hits = hit_flags(self._mover, self.steps)
-        return hits
+            return hits
 
     def __str__(self) -> str:
         return format_play(self.steps, self.hits)
@@ -93,8 +95,6 @@ class HitPlay:
 
 # The slot descriptors' setters: the cheapest way to fill a play.
 _set_steps: Final = vars(HitPlay)["steps"].__set__
-_set_play_position: Final = vars(HitPlay)["_position"].__set__
-_set_hits: Final = vars(HitPlay)["_hits"].__set__
 _set_mover: Final = vars(HitPlay)["_mover"].__set__
 _set_key: Final = vars(HitPlay)["_key"].__set__
 
@@ -129,9 +129,7 @@ def _plays(mover: Mover, marks: tuple[int, ...], dice_left: tuple[int, ...]) -> 
     plays = []
     for key, value in finals.items():
         play = new(HitPlay)
-        _set_steps(play, value[3])
-        _set_play_position(play, None)
-        _set_hits(play, None)
+        _set_steps(play, value[3])  # _position and _hits stay unset until asked for
         _set_mover(play, mover)
         _set_key(play, key)
         plays.append(play)
