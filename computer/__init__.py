@@ -103,7 +103,7 @@ def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, 
 
     ``mars``: whether a win can score more than one (``False`` with ``dave`` stakes,
     S6). The rule is :mod:`computer.stakes`'s; the estimates are the level's: the
-    network at 1 ply (``network``, ``expert``), the pip-count race formula
+    network at 1 ply (``network``, ``strong``, ``expert``), the pip-count race formula
     (``heuristic``), a coin (``random``). Whether an offer is allowed at all (S2-S7) is
     the caller's to check. Raises like :func:`choose_play`.
     """

@@ -25,14 +25,16 @@ LEVELS: dict[str, str] = {
                  "and primes, blots, head, borne off) and plays the best.",
     "network": "Plays the move its self-taught neural network (TD(λ) self-play) rates best, "
                "without looking ahead.",
+    "strong": "The neural network looking one roll ahead: each candidate is judged by the "
+              "opponent's best reply to each of its 21 rolls.",
     "expert": "The neural network with a 2-ply look-ahead over the dice and move filters: "
               "the strongest level.",
 }
 """Level name → one sentence (``GET computer/``). :func:`levels_for` says which exist
 for a rule set: the learned levels need its trained weights."""
 
-LEARNED = frozenset({"network", "expert"})
-PLIES = {"network": 0, "expert": 2}
+LEARNED = frozenset({"network", "strong", "expert"})
+PLIES = {"network": 0, "strong": 1, "expert": 2}
 
 
 class UnknownLevelError(ValueError):

@@ -42,16 +42,21 @@ class Filter:
     margin: float
 
 
-EXPERT_FILTERS: tuple[Filter, ...] = (Filter(6, 0.16), Filter(3, 0.08))
-"""Root filters: 0-ply → the best 6 within 0.16 go to 1-ply → the best 3 within 0.08
+EXPERT_FILTERS: tuple[Filter, ...] = (Filter(6, 0.16), Filter(2, 0.08))
+"""Root filters: 0-ply → the best 6 within 0.16 go to 1-ply → the best 2 within 0.08
 go to 2-ply."""
+
+REPLY_FILTER = 1
+"""At 2-ply, how many of the opponent's replies (best by 0-ply) to each roll are
+valued at 1-ply. One keeps a 2-ply decision near a quarter of a second on this machine
+(docs/computer.md has the measurements)."""
 
 
 class Evaluator:
     """The network's estimates for positions of one rule set, with a per-decision cache
     of legal plays."""
 
-    def __init__(self, rules: str, net: Net, reply_filter: int = 2) -> None:
+    def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER) -> None:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
@@ -177,7 +182,7 @@ class Evaluator:
             order = order[values[order] >= top - keep.margin]
             candidates = candidates[order]
             if len(candidates) == 1:
-                break
+                return int(candidates[0])
             subset = [positions[int(i)] for i in candidates]
             deeper = self.one_ply(subset, me) if ply == 1 else self.two_ply(subset, me)
             values = equity(deeper)

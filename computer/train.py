@@ -1,6 +1,6 @@
 """TD(λ) self-play training of the value network, TD-Gammon style.
 
-    nice -n 19 python -m computer.train --rules long_nardy --games 40000 --seed 1
+    nice -n 19 python -m computer.train --rules long_nardy --games 60000 --seed 1
 
 The network plays both sides greedily at 0-ply (the dice are the exploration). After
 each game, every position a side moved to (the game's last, finished one excepted) is
@@ -97,21 +97,23 @@ def score_against(rules: str, net: Net, level: str, games: int, seed: int) -> fl
 
 
 def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
-          rate: float = 0.02, final_rate: float = 0.005, report: int = 1000,
+          rate: float = 0.005, final_rate: float = 0.002, report: int = 1000,
           eval_games: int = 100, log: list[str] | None = None,
-          max_seconds: float | None = None,
+          max_seconds: float | None = None, stop_after: int | None = None,
           checkpoint: Callable[[Net, int], None] | None = None) -> Net:
     """Train a new network for ``rules`` by ``games`` self-play games (see the module
     docstring); progress lines are printed and appended to ``log``. With
-    ``max_seconds`` training stops at the first report past that time (the log and
-    ``meta["games"]`` say how many games were played: the same command with that
-    ``--games`` and ``--final-rate`` at the rate reached repeats it). ``checkpoint`` is
+    ``max_seconds`` training stops at the first report past that time; the log and
+    ``meta["games"]`` say after how many games, and ``stop_after`` (``--stop-after``)
+    with that number repeats the run exactly (the rate schedule still runs over
+    ``games``). ``checkpoint`` is
     called with the network and the games so far at each report."""
     ruleset(rules)
     net = Net.create(hidden, np.random.default_rng(seed))
     rng = random.Random(seed)
     lines = log if log is not None else []
     start = time.perf_counter()
+    planned = games
     turns = 0
     loss = 0.0
     for game in range(1, games + 1):
@@ -136,12 +138,16 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
             if checkpoint is not None:
                 net.meta.update({"games": str(game)})
                 checkpoint(net, game)
-            if max_seconds is not None and elapsed > max_seconds and game < games:
-                lines.append(f"# time cap: stopped after {game} of {games} games")
+            timed_out = max_seconds is not None and elapsed > max_seconds
+            if (timed_out or (stop_after is not None and game >= stop_after)) and game < games:
+                why = "time cap" if timed_out else "--stop-after"
+                lines.append(f"# {why}: stopped after {game} of {games} games "
+                             f"(repeat with --stop-after {game})")
                 print(lines[-1], flush=True)
                 games = game
                 break
-    net.meta.update({"rules": rules, "games": str(games), "seed": str(seed),
+    net.meta.update({"rules": rules, "games": str(games), "planned_games": str(planned),
+                     "seed": str(seed),
                      "hidden": str(hidden), "lambda": str(lam), "rate": str(rate),
                      "final_rate": str(final_rate)})
     return net
@@ -151,16 +157,18 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m computer.train",
                                      description="TD(λ) self-play training of the network.")
     parser.add_argument("--rules", default="long_nardy")
-    parser.add_argument("--games", type=int, default=40_000)
+    parser.add_argument("--games", type=int, default=60_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=80)
     parser.add_argument("--lam", type=float, default=0.7)
-    parser.add_argument("--rate", type=float, default=0.02)
-    parser.add_argument("--final-rate", type=float, default=0.005)
+    parser.add_argument("--rate", type=float, default=0.005)
+    parser.add_argument("--final-rate", type=float, default=0.002)
     parser.add_argument("--report", type=int, default=1000)
     parser.add_argument("--eval-games", type=int, default=100)
     parser.add_argument("--max-minutes", type=float, default=None,
                         help="stop at the first report past this many minutes")
+    parser.add_argument("--stop-after", type=int, default=None,
+                        help="stop after this many games (the rate schedule runs over --games)")
     parser.add_argument("--out", type=Path, default=None,
                         help="weights file (default computer/weights/RULES.npz)")
     parser.add_argument("--log", type=Path, default=None,
@@ -183,7 +191,8 @@ def main(argv: list[str] | None = None) -> None:
 
     net = train(args.rules, args.games, args.seed, args.hidden, args.lam, args.rate,
                 args.final_rate, args.report, args.eval_games, lines,
-                None if args.max_minutes is None else 60 * args.max_minutes, checkpoint)
+                None if args.max_minutes is None else 60 * args.max_minutes, args.stop_after,
+                checkpoint)
     lines.append(f"# done in {time.perf_counter() - started:.0f}s; weights: {out.name}")
     out.parent.mkdir(parents=True, exist_ok=True)
     net.save(out)

@@ -31,7 +31,7 @@ def _replays(rules, position, side, dice, first, steps):
 
 
 @pytest.mark.parametrize("rules", RULES)
-@pytest.mark.parametrize("level", ["random", "heuristic", "network"])
+@pytest.mark.parametrize("level", ["random", "heuristic", "network", "strong"])
 def test_level_plays_legal_turns(rules, level):
     pick = picker(rules, level, random.Random(1), net=TINY_NET)
     for position, side, dice, first in sample_positions(rules, 25, seed=3):
@@ -83,7 +83,7 @@ def test_unknown_level_and_rules():
 
 
 def test_levels_have_a_sentence_each():
-    assert set(LEVELS) == {"random", "heuristic", "network", "expert"}
+    assert set(LEVELS) == {"random", "heuristic", "network", "strong", "expert"}
     assert all(text.endswith(".") and len(text) > 20 for text in LEVELS.values())
     assert {"random", "heuristic"} <= set(levels_for("long_nardy"))
 
@@ -125,3 +125,19 @@ def test_fast_board_arrays_agree_with_the_protocol(rules):
                      (fast.bar, slow.bar), (fast.off, slow.off)):
             assert np.array_equal(a, b)
         assert (fast.mine.sum(axis=1) + fast.off[:, 0] + fast.bar[:, 0] == 15).all()
+
+
+def test_search_filter_keeping_one_play_returns_the_static_best():
+    from computer.search import Evaluator, Filter
+
+    rs = ruleset("long_nardy")
+    position, side, dice, first = next(
+        (p, s, d, f) for p, s, d, f in sample_positions("long_nardy", 100, seed=13)
+        if len(rs.legal_plays(p, s, d, f)) >= 5)
+    plays = rs.legal_plays(position, side, dice, first)
+    evaluator = Evaluator("long_nardy", TINY_NET)
+    static = evaluator.best_play(plays, side, 0)
+    for plies in (1, 2):
+        assert evaluator.best_play(plays, side, plies, (Filter(1, 1.0),)) == static
+        # a margin of 0 keeps only the best (and its exact equals) as well
+        assert evaluator.best_play(plays, side, plies, (Filter(8, 0.0),)) == static

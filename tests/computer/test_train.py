@@ -30,3 +30,10 @@ def test_training_is_reproducible():
     c = train("long_nardy", 4, seed=10, hidden=8, report=4, eval_games=0)
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
     assert not np.array_equal(a.w1, c.w1)
+
+
+def test_stop_after_repeats_a_cut_run():
+    whole = train("long_nardy", 8, seed=2, hidden=8, report=2, eval_games=0, stop_after=4)
+    assert whole.meta["games"] == "4" and whole.meta["planned_games"] == "8"
+    again = train("long_nardy", 8, seed=2, hidden=8, report=2, eval_games=0, stop_after=4)
+    assert np.array_equal(whole.w1, again.w1)
