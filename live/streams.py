@@ -132,6 +132,9 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
             if beat:
                 yield comment("keep-alive")
                 clock.wrote()
+                # A quiet stream checks the log too: a lost last event (a publish that
+                # failed while the subscription stood) waits at most one heartbeat.
+                read_db = True
             if not woken and not hub.is_live:
                 read_db = True  # no fan-out: poll
     finally:
