@@ -15,6 +15,8 @@ const EVENT_TYPES = [
 ];
 const WAIT = 25;
 const POLL_PAUSE = 500;      // ms between plain polls
+const OPEN_TIMEOUT = 5000;   // ms for a stream to open
+const BRIEF_STREAM = 10000;  // ms: a stream that ends sooner is not reopened
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class MatchLive {
@@ -57,7 +59,7 @@ export class MatchLive {
 
   openStream() {
     this.mode = "stream";
-    let opened = false;
+    let opened = 0;
     const url = `${API}matches/${this.matchId}/stream/?after=${this.seq}`;
     const source = this.source = new EventSource(url, { withCredentials: true });
     const receive = (message) => {
@@ -70,23 +72,47 @@ export class MatchLive {
     };
     source.onmessage = receive;
     for (const type of EVENT_TYPES) source.addEventListener(type, receive);
-    source.onopen = () => { opened = true; this.setStatus("live"); };
+    // A stream that never opens (a server that cannot hold it) is no stream.
+    const openTimer = setTimeout(() => {
+      if (!opened && !this.stopped) { source.close(); this.poll(); }
+    }, OPEN_TIMEOUT);
+    source.onopen = () => { opened = Date.now(); clearTimeout(openTimer); this.setStatus("live"); };
     source.onerror = () => {
       if (this.stopped) return;
+      clearTimeout(openTimer);
+      source.close();
       if (!opened) {
         // No stream here (404, or not an event stream): fall back to the long poll.
-        source.close();
         this.poll();
         return;
       }
+      // The stream ended: a cut, or a server that answers what it has and closes (one
+      // that cannot hold streams). Catch up with one plain read; a stream that lived
+      // only briefly is not worth reopening, the long poll takes over.
+      const brief = Date.now() - opened < BRIEF_STREAM;
       this.setStatus("reconnecting");
-      if (source.readyState === EventSource.CLOSED) {
-        // The browser gave up (the server refused the reconnect): try again ourselves,
-        // from the last event seen.
-        setTimeout(() => { if (!this.stopped) this.openStream(); }, 2000);
-      }
-      // Otherwise the browser reconnects by itself, sending Last-Event-ID.
+      this.catchUp().then(() => {
+        if (this.stopped) return;
+        if (brief) this.poll();
+        else this.openStream();
+      });
     };
+  }
+
+  /** One read of events/ after the last seq, retried until the server answers. */
+  async catchUp() {
+    for (let failures = 0; !this.stopped; failures++) {
+      try {
+        const events = await api.get(`matches/${this.matchId}/events/?after=${this.seq}`,
+                                     { retries: 0 });
+        this.deliver(Array.isArray(events) ? events : (events && events.results) || []);
+        this.setStatus("live");
+        return;
+      } catch {
+        this.setStatus("reconnecting");
+        await sleep(Math.min(8000, 500 * 2 ** Math.min(failures, 4)));
+      }
+    }
   }
 
   async poll() {
@@ -98,7 +124,7 @@ export class MatchLive {
       try {
         const events = await api.get(
           `matches/${this.matchId}/events/?after=${this.seq}&wait=${WAIT}`,
-          { signal: this.abort.signal });
+          { signal: this.abort.signal, retries: 0 });
         failures = 0;
         this.setStatus("live");
         const list = Array.isArray(events) ? events : (events && events.results) || [];
