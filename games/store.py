@@ -145,4 +145,5 @@ def save(rows: Sequence[Model], events: Sequence[Event], loaded: Loaded | None =
         counts = execute_together(cursor, statements)
     for row, count in zip(updated, counts, strict=False):
         if count != 1:
-            raise type(row).DoesNotExist(f"{type(row).__name__} {row.pk} is gone.")
+            raise type(row).DoesNotExist(  # type: ignore[attr-defined]
+                f"{type(row).__name__} {row.pk} is gone.")

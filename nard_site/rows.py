@@ -76,7 +76,8 @@ class RowCodec(Generic[M]):
         self.pk = meta.pk
         self.foreign_keys = [f for f in self.fields if isinstance(f, ForeignKey)]
         self._qn = qn = connection.ops.quote_name
-        self._columns = [qn(f.column) for f in self.fields]
+        self._columns = [qn(_column(f)) for f in self.fields]
+        self._pk_column = qn(_column(self.pk))
         self._pk_index = self.fields.index(self.pk)
         self._writable = [i for i, f in enumerate(self.fields) if not f.primary_key]
         # JSON values can be changed in place, unseen by a comparison: always written.
@@ -153,7 +154,7 @@ class RowCodec(Generic[M]):
             sql = self._update_sql[changed] = (
                 f"UPDATE {self._qn(self.table)} SET "
                 + ", ".join(f"{self._columns[i]} = %s" for i in changed)
-                + f" WHERE {self._qn(self.pk.column)} = %s")
+                + f" WHERE {self._pk_column} = %s")
         return sql, [*(self.fields[i].get_db_prep_save(values[i], connection)
                        for i in changed), obj.pk]
 
@@ -176,7 +177,14 @@ class RowCodec(Generic[M]):
         if not returning:
             cursor.execute(sql, params)
             return
-        cursor.execute(f"{sql} RETURNING {self._qn(self.pk.column)}", params)
+        cursor.execute(f"{sql} RETURNING {self._pk_column}", params)
         for obj, (pk,) in zip(objs, cursor.fetchall(), strict=True):
             obj.pk = pk
             obj._state.adding, obj._state.db = False, connection.alias
+
+
+def _column(field: Any) -> str:
+    """A concrete field's column name (always set once the model is ready)."""
+    column = field.column
+    assert isinstance(column, str), field
+    return column
