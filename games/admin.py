@@ -29,6 +29,54 @@ from games.selectors import steps_text
 from nard_site.domain import DomainError
 
 MARS_MARK = "♛ mars"
+EMPTY = "–"  # one mark for an empty cell everywhere in the admin
+admin.site.empty_value_display = EMPTY
+
+
+def _turn_number(value: str | None) -> int | None:
+    """A query parameter's small ASCII number, else ``None`` (``isdigit()`` is also true
+    of ``²``, which ``int()`` refuses)."""
+    if value and value.isascii() and value.isdigit() and len(value) <= 9:
+        return int(value)
+    return None
+
+
+def unplayed_dice(dice: list[int], steps: list[dict[str, Any]]) -> list[int]:
+    """The dice of a roll (doubles count four times) that no step used."""
+    left = list(dice) * 2 if len(dice) == 2 and dice[0] == dice[1] else list(dice)
+    for step in steps:
+        if step.get("die") in left:
+            left.remove(step["die"])
+    return left
+
+
+def pass_text(dice: list[int], steps: list[dict[str, Any]], reason: str) -> str:
+    """What the history says of a pass: a whole turn's reason, or which dice could not be
+    played after some were (``the 5 could not be played``)."""
+    if not reason:
+        return ""
+    if not steps:
+        return f"pass: {reason}"
+    left = unplayed_dice(dice, steps)
+    if not left:
+        return ""
+    if len(set(left)) == 1 and len(left) > 1:
+        return f"{len(left)} × {left[0]} could not be played"
+    return "the " + " and ".join(str(d) for d in left) + " could not be played"
+
+
+def _side_to_move(game: Game) -> str:
+    """Whose turn it is in an unfinished game, and the dice left to play."""
+    phase = str(game.phase)
+    if game.is_over or not game.turn:
+        return ""
+    side = str(game.turn).capitalize()
+    left = " ".join(str(d) for d in (game.dice_left or []))
+    if phase == "move" and left:
+        return f"{side} to move, dice left: {left}."
+    if phase == "roll":
+        return f"{side} to roll."
+    return f"{side} to act ({phase})."
 
 
 class ReadOnlyHistoryMixin:
@@ -81,7 +129,8 @@ class LengthFilter(admin.SimpleListFilter):
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
         value = self.value()
-        return queryset.filter(length=int(value)) if value and value.isdigit() else queryset
+        length = _turn_number(value)
+        return queryset.filter(length=length) if length is not None else queryset
 
 
 class GameInline(ReadOnlyHistoryMixin, admin.TabularInline):
@@ -261,12 +310,14 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
             "dice": "-".join(str(d) for d in turn.dice),
             "notation": steps_text(turn.steps) if turn.steps or turn.finished_at else "…",
             "pass_reason": turn.pass_reason,
+            "pass_text": pass_text(turn.dice or [], turn.steps or [], turn.pass_reason),
             "position_after": turn.position_after,
             "in_progress": turn.finished_at is None,
         })
     position, caption, selected = game.position, "", None
-    if shown and shown.isdigit():
-        chosen = next((t for t in turns if t.number == int(shown) and t.position_after), None)
+    number = _turn_number(shown)
+    if number is not None:
+        chosen = next((t for t in turns if t.number == number and t.position_after), None)
         if chosen is not None:
             try:
                 position = game.match.ruleset.position_from_id(chosen.position_after)
@@ -286,6 +337,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         "board_position_id": position.to_id(),
         "board_off": {"white": position.off_of(0), "black": position.off_of(1)},
         "board_selected_turn": selected,
+        "board_to_move": _side_to_move(game),
     }
 
 
