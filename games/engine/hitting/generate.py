@@ -230,7 +230,8 @@ def expand(layer: Layer, d: int, g: Mover, nxt: Layer, ended: Layer,
     off_shift = shift[0]
     for key, (occ, blots, marks, steps) in layer.items():
         if occ & _BAR_BIT:  # H9: the bar first
-            if closed & bit[enter] or (cap and (key >> shift[enter]) & 255 >= cap):
+            if closed & bit[enter] or (cap and occ & bit[enter]
+                                       and (key >> shift[enter]) & 255 >= cap):
                 continue
             sources: tuple[int, ...] = (BAR,)
         else:
@@ -250,7 +251,7 @@ def expand(layer: Layer, d: int, g: Mover, nxt: Layer, ended: Layer,
             blots2 = blots
             if t > 0:
                 tb = bit[t]
-                if cap and (key >> shift[t]) & 255 >= cap:
+                if cap and occ & tb and (key >> shift[t]) & 255 >= cap:
                     continue  # H7: nard's six on a point
                 key2 = key + unit[t] - unit[s]
                 hit = blots & tb
