@@ -9,7 +9,7 @@ A side's own point ``p`` is the other side's ``25 - p`` (H1), so Black's own poi
 >>> p.in_perspective(BLACK)[24], p.in_perspective(WHITE)[1]
 (2, -2)
 >>> p.to_id(), p.gnubg_id(WHITE)
-('BGP1-B84PgAwHzg-ADA', '4HPwATDgc/ABMA')
+('BGP-B84PgAwHzg-ADA', '4HPwATDgc/ABMA')
 >>> HitPosition.from_id(p.to_id()) == p
 True
 """
@@ -197,8 +197,8 @@ class HitPosition:
     # -- IDs -----------------------------------------------------------------
 
     def to_id(self) -> str:
-        """The position ID (docs/notation.md), ``<tag>P1-`` + 14 base64url characters."""
-        return (f"{self.variant.tag}P1-"
+        """The position ID (docs/notation.md), ``<tag>P-`` + 14 base64url characters."""
+        return (f"{self.variant.tag}P-"
                 + base64.urlsafe_b64encode(self._key((WHITE, BLACK), "big")).decode()[:14])
 
     @classmethod
@@ -207,10 +207,10 @@ class HitPosition:
         if not isinstance(text, str):
             raise NotationError(f"position ID must be a string, not {type(text).__name__}")
         variant = BY_TAG.get(text[:2])
-        if variant is None or text[2:5] != "P1-":
+        if variant is None or text[2:4] != "P-":
             raise NotationError(
-                f"a hitting game's position ID starts with SNP1-, BGP1- or NRP1-: {text[:8]!r}")
-        payload = text[5:]
+                f"a hitting game's position ID starts with SNP-, BGP- or NRP-: {text[:8]!r}")
+        payload = text[4:]
         if not _B64URL.fullmatch(payload):
             raise NotationError("position ID: expected 14 base64url characters after the prefix")
         return cls._from_key(variant.name, _b64(payload, base64.urlsafe_b64decode),

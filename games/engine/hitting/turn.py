@@ -378,7 +378,7 @@ class HitTurn:
     # -- IDs -----------------------------------------------------------------
 
     def to_id(self) -> str:
-        """The turn ID (docs/notation.md): ``<tag>T1-`` + base64url of the position's
+        """The turn ID (docs/notation.md): ``<tag>T-`` + base64url of the position's
         10 bytes, 2 bytes of side, first turn, dice and dice left, and 3 bytes per
         H10 reading when there is more to say than "no hitter"."""
         position = self.position
@@ -393,7 +393,7 @@ class HitTurn:
             head = (head << bits) | value
         data = key + head.to_bytes(2, "big") + b"".join(
             (m >> 1).to_bytes(3, "big") for m in readings)
-        return f"{position.variant.tag}T1-" + base64.urlsafe_b64encode(data).decode()
+        return f"{position.variant.tag}T-" + base64.urlsafe_b64encode(data).decode()
 
     @classmethod
     def from_id(cls, text: str) -> HitTurn:
@@ -401,10 +401,10 @@ class HitTurn:
         if not isinstance(text, str):
             raise NotationError(f"turn ID must be a string, not {type(text).__name__}")
         variant = BY_TAG.get(text[:2])
-        payload = text[5:]
-        if variant is None or text[2:5] != "T1-":
+        payload = text[4:]
+        if variant is None or text[2:4] != "T-":
             raise NotationError(
-                f"a hitting game's turn ID starts with SNT1-, BGT1- or NRT1-: {text[:8]!r}")
+                f"a hitting game's turn ID starts with SNT-, BGT- or NRT-: {text[:8]!r}")
         if len(payload) < 16 or len(payload) % 4 or not re.fullmatch(r"[A-Za-z0-9_-]+",
                                                                          payload):
             raise NotationError("turn ID: expected 16 + 4k base64url characters after the "

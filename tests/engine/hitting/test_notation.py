@@ -36,11 +36,11 @@ def test_plays_are_written_with_hit_marks() -> None:
 
 
 @pytest.mark.parametrize(("position", "expected"), [
-    (BACKGAMMON_RULES.initial(), "BGP1-B84PgAwHzg-ADA"),
-    (SHORT_NARDY_RULES.initial(), "SNP1-B84PgAwHzg-ADA"),
-    (NARD_RULES.initial(), "NRP1-ABwduMwAHB24zA"),
+    (BACKGAMMON_RULES.initial(), "BGP-B84PgAwHzg-ADA"),
+    (SHORT_NARDY_RULES.initial(), "SNP-B84PgAwHzg-ADA"),
+    (NARD_RULES.initial(), "NRP-ABwduMwAHB24zA"),
     (BACKGAMMON_RULES.position_from_perspective(WHITE, {6: 2, 5: 2, 20: -1, 1: -14}, 11, 0),
-     "BGP1-DYAAAEAAB__gAA"),
+     "BGP-DYAAAEAAB__gAA"),
 ])
 def test_position_ids_in_the_docs(position: HitPosition, expected: str) -> None:
     assert position.to_id() == expected
@@ -49,20 +49,20 @@ def test_position_ids_in_the_docs(position: HitPosition, expected: str) -> None:
 
 def test_a_position_id_names_its_rule_set() -> None:
     with pytest.raises(NotationError):
-        NARD_RULES.position_from_id("BGP1-B84PgAwHzg-ADA")
+        NARD_RULES.position_from_id("BGP-B84PgAwHzg-ADA")
     with pytest.raises(NotationError):
         HitPosition.from_id("P1-AAAB__wAAAP_-A")
     with pytest.raises(NotationError):
-        HitPosition.from_id("BGP1-B84PgAwHzg-AD")
+        HitPosition.from_id("BGP-B84PgAwHzg-AD")
     with pytest.raises(NotationError):  # 16 checkers for Black
-        HitPosition.from_id("BGP1-B84PgAwHzg-__8")
+        HitPosition.from_id("BGP-B84PgAwHzg-__8")
 
 
 def test_turn_ids_in_the_docs() -> None:
     state = BACKGAMMON_RULES.start_turn(BACKGAMMON_RULES.initial(), WHITE, (3, 1), True)
-    assert state.to_id() == "BGT1-B84PgAwHzg-ADFlA"
+    assert state.to_id() == "BGT-B84PgAwHzg-ADFlA"
     after = state.apply(Step.parse("8/5"))
-    assert after.to_id() == "BGT1-C-YPgAwHzg-ADFkw"
+    assert after.to_id() == "BGT-C-YPgAwHzg-ADFkw"
     assert HitTurn.from_id(after.to_id()) == after
     assert BACKGAMMON_RULES.turn_from_id(after.to_id()).legal_steps() == after.legal_steps()
 
