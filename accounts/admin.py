@@ -89,12 +89,25 @@ admin.site.login_form = LoginLimitAuthenticationForm
 class UserAdmin(BaseUserAdmin):
     add_form = _CreationForm
     form = _ChangeForm
-    list_display = ("username", "display_name", "email", "is_staff", "matches", "games",
-                    "mars", "date_joined")
+    list_display = ("username", "display_name", "email", "is_staff", "is_bot", "matches",
+                    "games", "mars", "date_joined")
+    list_filter = ("is_staff", "is_superuser", "is_active", "is_bot", "groups")
     search_fields = ("username", "display_name", "email")
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}),
+    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name", "is_bot")}),
                  ("Results", {"fields": ("player_stats",)}))
     readonly_fields = ("player_stats",)
+    actions = ("flag_as_bot", "unflag_as_bot")
+
+    @admin.action(description="Flag the selected accounts as bots")
+    def flag_as_bot(self, request: HttpRequest, queryset: Any) -> None:
+        """A bot plays through the public API like a person; its profile says ``is_bot``."""
+        count = queryset.update(is_bot=True)
+        self.message_user(request, f"{count} account(s) flagged as bots.")
+
+    @admin.action(description="Remove the bot flag from the selected accounts")
+    def unflag_as_bot(self, request: HttpRequest, queryset: Any) -> None:
+        count = queryset.update(is_bot=False)
+        self.message_user(request, f"{count} account(s) no longer flagged as bots.")
 
     def get_changelist(self, request: HttpRequest, **kwargs: Any) -> type[ChangeList]:
         return _StatsChangeList

@@ -25,6 +25,10 @@ class User(AbstractUser):
     """A player (or staff member). Usernames are unique case-insensitively."""
 
     display_name = models.CharField(max_length=64, blank=True)
+    is_bot = models.BooleanField(
+        default=False,
+        help_text="A program plays this account (shown on its public profile): the built-in "
+                  "computer levels, or an outside bot that staff flagged.")
     username_key = models.CharField(
         max_length=300, unique=True, editable=False,
         help_text="The username normalised (NFKC) and case-folded: what makes usernames "

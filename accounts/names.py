@@ -24,7 +24,12 @@ KEY_MAX = 300  # accounts.User.username_key's column
 RESERVED_NAMES = frozenset({
     "admin", "administrator", "root", "staff", "support", "help", "moderator", "mod",
     "system", "nard", "nardy", "official", "security", "superuser", "webmaster",
+    "computer", "bot",
 })
+
+#: The built-in computer opponents play as ``computer-<level>`` (``games.opponents``): no
+#: player may take a name that begins so, whatever level exists today.
+RESERVED_PREFIXES = ("computer-",)
 
 #: Bidi embeddings, overrides, isolates and marks: they make text read other than it is.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
@@ -68,6 +73,11 @@ def lookalike_problem(name: str) -> str | None:
     return None
 
 
+def is_reserved(shape: str) -> bool:
+    """Whether a name's :func:`skeleton` is reserved (a reserved name or prefix)."""
+    return shape in RESERVED_NAMES or shape.startswith(RESERVED_PREFIXES)
+
+
 def username_problem(name: str, *, taken_by_staff: Iterable[str] = ()) -> str | None:
     """Why a new player may not take ``name`` (normalised), or ``None``."""
     if len(username_key(name)) > KEY_MAX:
@@ -76,7 +86,7 @@ def username_problem(name: str, *, taken_by_staff: Iterable[str] = ()) -> str | 
     if problem:
         return problem
     shape = skeleton(name)
-    if shape in RESERVED_NAMES or shape in {skeleton(staff) for staff in taken_by_staff}:
+    if is_reserved(shape) or shape in {skeleton(staff) for staff in taken_by_staff}:
         return "This username is reserved."
     return None
 
@@ -88,6 +98,6 @@ def display_name_problem(name: str, *, own_username: str = "",
         return "A display name may not hold control or text-direction characters."
     shape = skeleton(name)
     if shape and shape != skeleton(own_username) and (
-            shape in RESERVED_NAMES or shape in {skeleton(s) for s in taken_by_staff}):
+            is_reserved(shape) or shape in {skeleton(s) for s in taken_by_staff}):
         return "This display name is reserved."
     return None

@@ -73,7 +73,7 @@ class PublicProfileSerializer(serializers.ModelSerializer[User]):
 
     class Meta:
         model = User
-        fields = ("username", "display_name", "date_joined", "stats")
+        fields = ("username", "display_name", "is_bot", "date_joined", "stats")
         read_only_fields = fields
 
     @extend_schema_field(StatsSerializer)
@@ -85,7 +85,8 @@ class MeSerializer(PublicProfileSerializer):
     email = serializers.CharField(read_only=True, help_text="May be empty.")
 
     class Meta(PublicProfileSerializer.Meta):
-        fields = ("username", "display_name", "email", "date_joined", "is_staff", "stats")
+        fields = ("username", "display_name", "is_bot", "email", "date_joined", "is_staff",
+                  "stats")
         read_only_fields = fields
 
 

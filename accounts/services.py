@@ -44,3 +44,20 @@ def user_update_profile(*, user: User, display_name: str) -> User:
     user.display_name = display_name
     user.save(update_fields=["display_name"])
     return user
+
+
+def bot_account(*, username: str, display_name: str) -> User:
+    """The built-in bot account ``username``, created on first use: flagged a bot and with
+    no usable password, so that nobody can log in as it (its turns are played by the
+    server). Registration refuses such names (``accounts.names.RESERVED_PREFIXES``)."""
+    user = User.objects.named(username).first()
+    if user is not None:
+        return user
+    try:
+        with transaction.atomic():
+            user = User(username=username, display_name=display_name, is_bot=True)
+            user.set_unusable_password()
+            user.save()
+            return user
+    except IntegrityError:  # created meanwhile by a concurrent first use
+        return User.objects.named(username).get()

@@ -98,6 +98,10 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                        help_text="Play both sides from this account.")
     color = serializers.ChoiceField(choices=(*COLORS, "random"), required=False,
                                     default="random", help_text="Your colour.")
+    computer = serializers.CharField(required=False, allow_null=True, max_length=32,
+                                     help_text="Play the computer at this level (`GET "
+                                               "computer/`) instead of `opponent` or "
+                                               "`hotseat`: the match is active at once.")
 
 
 class MovesInputSerializer(VersionInputSerializer):

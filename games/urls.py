@@ -1,12 +1,13 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from games import views
+from games import computer_views, views
 
 router = SimpleRouter()
 router.register("matches", views.MatchViewSet, basename="match")
 
 urlpatterns = [
     path("analysis/legal-plays/", views.LegalPlaysView.as_view(), name="legal-plays"),
+    path("computer/", computer_views.ComputerLevelsView.as_view(), name="computer-levels"),
     *router.urls,
 ]

@@ -115,7 +115,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = services.match_create(user=request.user, length=data["length"],
                                       opponent=data.get("opponent") or None,
                                       hotseat=data["hotseat"], color=data["color"],
-                                      rules=data.get("rules") or "long_nardy")
+                                      rules=data.get("rules") or "long_nardy",
+                                      computer=data.get("computer"))
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)

@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "games",
     "live",
     "web",
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -273,3 +275,14 @@ STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))
 STREAMS_PER_IP = int(os.environ.get("STREAMS_PER_IP", "200"))
 EVENTS_PAGE_SIZE = int(os.environ.get("EVENTS_PAGE_SIZE", "5000"))  # and events/?limit= max
 LONG_POLL_MAX_SECONDS = 30
+
+# --- The computer's turns: the task queue (docs/architecture.md) --------------------------
+# django-tasks (the backport of Django 6's tasks framework) with its database backend: a
+# job is a row of the same database, run by `manage.py db_worker` (command 1 starts one).
+# TASKS_BACKEND=immediate runs each job at once, in the process that enqueues it.
+_TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
+                  "immediate": "django_tasks.backends.immediate.ImmediateBackend"}
+_task_backend = os.environ.get("TASKS_BACKEND") or "database"
+if _task_backend not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}.")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "QUEUES": ["default"]}}

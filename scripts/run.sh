@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Command 1: install, migrate the embedded SQLite database (or DATABASE_URL's), create
 # the demo accounts and a finished demo match, and start the server on
-# http://127.0.0.1:${PORT:-8000}.  This is the development server: DEBUG is on unless
-# DEBUG=0 is set (the settings default it off).
+# http://127.0.0.1:${PORT:-8000}, with the task queue's worker beside it (the computer's
+# turns).  This is the development server: DEBUG is on unless DEBUG=0 is set (the settings
+# default it off).
 source "$(dirname "$0")/bootstrap.sh"
 export DEBUG="${DEBUG:-1}"
 python manage.py migrate --no-input -v 0
@@ -25,5 +26,26 @@ echo "==> serving on http://127.0.0.1:$PORT/  (API docs: /api/v1/docs/, admin: /
 reload=(--reload)  # watching the Python packages only (not the database, static files)
 for package in */__init__.py; do reload+=(--reload-paths "$(dirname "$package")"); done
 case " ${RUNSERVER_ARGS:-} " in *" --noreload "*) reload=() ;; esac
-exec granian --interface asgi nard_site.asgi:application --host 127.0.0.1 --port "$PORT" \
-  --workers 1 --log-level warning "${reload[@]}"
+# The computer's turns run on the task queue's worker beside the server (docs/architecture.md,
+# "The computer's turns"): first the turns a stopped worker left are queued again, then the
+# worker and the server start; when either stops, or this script does, both are stopped.
+python manage.py resume_bot_turns
+worker_args=(--interval 0.25 -v 0)
+[ ${#reload[@]} -gt 0 ] || worker_args+=(--no-reload)
+children=()
+stop() {  # each child and its own children (a reloader's), by process id
+  for pid in "${children[@]}"; do
+    pkill -TERM -P "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
+  done
+  wait || true
+}
+trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+python manage.py db_worker "${worker_args[@]}" &
+children+=($!)
+granian --interface asgi nard_site.asgi:application --host 127.0.0.1 --port "$PORT" \
+  --workers 1 --log-level warning "${reload[@]}" &
+children+=($!)
+wait -n

@@ -1,0 +1,234 @@
+"""The computer's turns: what a built-in computer account may do now, and doing it.
+
+After every committed change to a match (:mod:`games.notify`) :func:`committed` asks
+whether a built-in computer account (:mod:`games.opponents`) may act in it now; if so it
+enqueues one job, :func:`games.tasks.bot_turn`, keyed by the match and the version it saw.
+The job (:func:`play`) runs on the task queue's worker, off every request: it reads the
+match without a lock, returns at once if the match has moved past that version, decides
+what to do from the match as it is — accept an invitation, roll (the roll-off die, or the
+turn's dice), play the whole turn, offer a stake or answer an offer — and does it through
+the same services a person's request goes through, with ``expected_version`` set. The
+services' guards and row lock decide: a job for a version that is gone, or a second job
+for the same version, gets ``version_conflict`` and changes nothing, so no bot action
+happens twice. Each action's own commit enqueues the next. A job lost with a crashed
+worker is made again by :func:`resume` (``manage.py resume_bot_turns``, run when the
+worker starts).
+
+The decision is made before the service call, outside the transaction: the expert's
+search (up to a second or two) never holds the match's row lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+
+import computer
+from accounts.models import User
+from games import opponents, selectors, services, store
+from games.engine import BLACK, WHITE, Side, Step
+from games.exceptions import NotYourTurn, VersionConflict, WrongPhase
+from games.models import Event, GamePhase, Match, MatchStatus, color_of, side_of
+
+_log = logging.getLogger(__name__)
+
+OFFER_PHASE = "offer"
+"""``state.phase`` while a stake offer waits for its answer (API.md, Stakes)."""
+
+STAKE_SERVICES = {"offer": "match_offer", "accept": "match_accept", "refuse": "match_refuse"}
+"""The stake actions and the services that do them (present once stakes exist)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A built-in computer account that may act in a match now."""
+
+    user: User
+    level: str
+    side: Side | None
+    """Its colour; ``None`` for an invitation it has not accepted yet."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the computer does next: ``join``, ``roll``, ``move`` (with ``steps``),
+    ``offer``, ``accept`` or ``refuse``."""
+
+    seat: Seat
+    kind: str
+    steps: tuple[Step, ...] = ()
+
+
+# --- who may act now --------------------------------------------------------------------
+
+
+def seat_to_act(match: Match) -> Seat | None:
+    """The built-in computer account that may act in ``match`` now, if any. Cheap: no
+    query and no search (it runs after every committed change of every match)."""
+    if match.status == MatchStatus.INVITED:
+        level = opponents.level_of(match.invited)
+        return Seat(match.invited, level, None) if match.invited and level else None
+    game = match.current_game
+    if match.status != MatchStatus.ACTIVE or game is None:
+        return None
+    if game.phase == GamePhase.ROLL_OFF:
+        for side in (WHITE, BLACK):
+            level = opponents.level_of(match.player(side))
+            rolled = game.rolloff_white if side == WHITE else game.rolloff_black
+            if level and rolled is None:
+                return Seat(match.player(side), level, side)
+        return None
+    if not game.turn:
+        return None
+    side = side_of(game.turn)  # the side to roll, to move, or to answer an offer
+    level = opponents.level_of(match.player(side))
+    return Seat(match.player(side), level, side) if level else None
+
+
+# --- what it does -----------------------------------------------------------------------
+
+
+def decide(match: Match, seat: Seat) -> Decision | None:
+    """What ``seat`` does now, from the match as its player sees it (``state`` as the API
+    shows it, so stakes and clocks slot in through their documented fields)."""
+    if seat.side is None:
+        return Decision(seat, "join")
+    game = match.current_game
+    assert game is not None
+    if game.phase == GamePhase.ROLL_OFF:
+        return Decision(seat, "roll")
+    state = selectors.match_state(match, seat.user, seat.side, search=False) or {}
+    phase = state.get("phase", game.phase)
+    rng = random.Random(f"{match.pk}:{match.version}")  # a job run again decides the same
+    if phase == OFFER_PHASE:
+        offer = state.get("offer") or {}
+        accept = computer.stake_decision(
+            match.rules, _level_for(match, seat), game.position, seat.side,
+            question="accept", stake=int(state.get("stake") or 1),
+            next_stake=int(offer.get("stake") or 2 * int(state.get("stake") or 1)),
+            mars=_mars_counts(match), rng=rng)
+        return Decision(seat, "accept" if accept else "refuse")
+    if phase == GamePhase.ROLL:
+        if _may_offer(state, seat.side):
+            stake = int(state.get("stake") or 1)
+            if computer.stake_decision(
+                    match.rules, _level_for(match, seat), game.position, seat.side,
+                    question="offer", stake=stake, next_stake=_next_stake(match, stake),
+                    mars=_mars_counts(match), first_turn=game.first_turn(seat.side), rng=rng):
+                return Decision(seat, "offer")
+        return Decision(seat, "roll")
+    if phase == GamePhase.MOVE:
+        turn = game.turn_state()
+        if turn is None:
+            return None
+        steps = computer.choose_for_turn(match.rules, _level_for(match, seat), turn, rng)
+        return Decision(seat, "move", tuple(steps))
+    return None
+
+
+def _level_for(match: Match, seat: Seat) -> str:
+    """The seat's level, or the hand-written one where the rule set lacks it (a level's
+    weights taken away after its matches began)."""
+    return seat.level if seat.level in opponents.levels(match.rules) else "heuristic"
+
+
+def _may_offer(state: dict[str, Any], side: Side) -> bool:
+    return (state.get("offer") is None
+            and state.get("may_offer") in ("both", color_of(side))
+            and hasattr(services, STAKE_SERVICES["offer"]))
+
+
+def _next_stake(match: Match, stake: int) -> int:
+    """S3: the stake an offer raises to (doubling, or one more with arithmetic dave)."""
+    return stake + 1 if getattr(match, "progression", "geometric") == "arithmetic" else 2 * stake
+
+
+def _mars_counts(match: Match) -> bool:
+    """S6: with dave every win is single."""
+    return getattr(match, "stakes", "none") != "dave"
+
+
+def perform(match: Match, decision: Decision) -> None:
+    """Do ``decision`` through the services, at the version it was decided on. Raises what
+    the services raise (``version_conflict`` when the match moved on meanwhile)."""
+    user, version = decision.seat.user, match.version
+    kind = decision.kind
+    if kind == "join":
+        services.match_join(match_id=match.pk, user=user, expected_version=version)
+    elif kind == "roll":
+        services.match_roll(match_id=match.pk, user=user, expected_version=version)
+    elif kind == "move":
+        services.match_move(match_id=match.pk, user=user, expected_version=version,
+                            steps=[{"from": s.src, "to": s.dst, "die": s.die}
+                                   for s in decision.steps])
+    else:
+        service = getattr(services, STAKE_SERVICES[kind])
+        service(match_id=match.pk, user=user, expected_version=version)
+
+
+def play(match_id: int, version: int) -> str:
+    """The job: the computer's next action in match ``match_id`` if it is still at
+    ``version``. Answers what it did (``roll``, ``move``, ...) or why it did nothing
+    (``stale``, ``idle``, ``gone``)."""
+    match = selectors.match_get(match_id)
+    if match is None:
+        return "gone"
+    if match.version != version:
+        return "stale"
+    seat = seat_to_act(match)
+    decision = decide(match, seat) if seat is not None else None
+    if decision is None:
+        return "idle"
+    try:
+        perform(match, decision)
+    except (VersionConflict, NotYourTurn, WrongPhase):
+        return "stale"  # someone acted first (a person, or another job for this version)
+    _log.info("match %s v%s: %s %s%s", match_id, version, decision.seat.user.username,
+              decision.kind, "".join(f" {s}" for s in decision.steps))
+    return decision.kind
+
+
+# --- the queue --------------------------------------------------------------------------
+
+
+def enqueue(match: Match) -> None:
+    """Queue the computer's next action in ``match`` at its current version."""
+    from games.tasks import bot_turn
+
+    bot_turn.enqueue(match.pk, match.version)
+
+
+def committed(match: Match, events: Sequence[Event]) -> None:
+    """The :mod:`games.notify` listener: after each committed change, queue the computer's
+    action if one of its accounts may act now."""
+    if seat_to_act(match) is not None:
+        enqueue(match)
+
+
+def resume() -> int:
+    """Queue the computer's action in every match where one of its accounts may act now
+    (the sweep run when a worker starts: a job lost with a crashed worker is made again;
+    one that survived as well does nothing, its version being used up). Answers how many
+    it queued."""
+    bots = {"is_bot": True, "username__startswith": opponents.PREFIX}
+    seated = (Q(**{f"white__{k}": v for k, v in bots.items()})
+              | Q(**{f"black__{k}": v for k, v in bots.items()}))
+    invited = Q(status=MatchStatus.INVITED) & Q(**{f"invited__{k}": v for k, v in bots.items()})
+    queued = 0
+    ids = (Match.objects.filter((Q(status=MatchStatus.ACTIVE) & seated) | invited)
+           .order_by("id").values_list("id", flat=True))
+    for match_id in ids.iterator():
+        match = store.read_match(match_id)
+        if match is not None and seat_to_act(match) is not None:
+            enqueue(match)
+            queued += 1
+    return queued
+
+
+__all__ = ["Decision", "Seat", "committed", "decide", "enqueue", "perform", "play", "resume",
+           "seat_to_act"]

@@ -1,0 +1,66 @@
+"""The computer opponents as the server sees them: their levels and their accounts.
+
+Each level of :mod:`computer` plays as one built-in account, ``computer-<level>``, flagged
+``is_bot`` and with no usable password; the account is created the first time a match
+against that level is made. Registration refuses every ``computer-`` name
+(``accounts.names.RESERVED_PREFIXES``), so an account of that name flagged a bot is the
+server's own, and only those are played by the task queue (:mod:`games.bots`); any other
+account staff flag as a bot plays through the API itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import computer
+from accounts.models import User
+from accounts.services import bot_account
+from games.engine import RULESETS
+from games.exceptions import InvalidRequest
+from games.models import Rules
+
+PREFIX = "computer-"
+
+
+def account_name(level: str) -> str:
+    return f"{PREFIX}{level}"
+
+
+def levels(rules: str) -> dict[str, str]:
+    """The levels that play ``rules`` (name → sentence), strongest last."""
+    return computer.levels_for(rules)
+
+
+def levels_json() -> list[dict[str, Any]]:
+    """``GET computer/``: every rule set with the levels that play it, a sentence each."""
+    return [
+        {"rules": rules,
+         "levels": [{"level": level, "description": text, "account": account_name(level)}
+                    for level, text in levels(rules).items()]}
+        for rules in Rules.values if rules in RULESETS
+    ]
+
+
+def computer_account(*, level: str, rules: str) -> User:
+    """The account of ``level``, which must play ``rules``; raises :class:`InvalidRequest`
+    (``details.computer``) for a level that does not."""
+    known = levels(rules)
+    if level not in known:
+        raise InvalidRequest(
+            f"No computer level {level!r} for {rules}.",
+            details={"computer": [f"Must be one of {', '.join(known)}."]})
+    return bot_account(username=account_name(level), display_name=f"Computer ({level})")
+
+
+def level_of(user: Any) -> str | None:
+    """The level a built-in computer account plays, or ``None`` for anyone else (people,
+    and bots that play through the API themselves)."""
+    if user is None or not getattr(user, "is_bot", False):
+        return None
+    name = user.username
+    if not name.startswith(PREFIX) or name[len(PREFIX):] not in computer.LEVELS:
+        return None
+    return name[len(PREFIX):]
+
+
+__all__ = ["PREFIX", "account_name", "computer_account", "level_of", "levels", "levels_json"]
