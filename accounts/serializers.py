@@ -63,6 +63,10 @@ class StatsSerializer(serializers.Serializer):
     games_lost = serializers.IntegerField()
     mars_won = serializers.IntegerField()
     mars_lost = serializers.IntegerField()
+    points_won = serializers.IntegerField(help_text="Points of the games won, stakes included "
+                                                    "(S6).")
+    points_lost = serializers.IntegerField(help_text="Points of the games lost, stakes "
+                                                     "included (S6).")
 
 
 assert tuple(StatsSerializer().fields) == STAT_FIELDS

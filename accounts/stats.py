@@ -12,7 +12,8 @@ from typing import Any
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-STAT_FIELDS = ("matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost")
+STAT_FIELDS = ("matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost",
+               "points_won", "points_lost")
 
 
 def empty_stats() -> dict[str, int]:

@@ -20,6 +20,7 @@ from games.engine.record import (
     MATCH_RESULT,
     GameRecord,
     MatchRecord,
+    OfferLine,
     RecordError,
     TurnLine,
     bear_off_die,
@@ -32,7 +33,9 @@ from games.models import (
     GamePhase,
     Match,
     MatchStatus,
+    Progression,
     Rules,
+    Stakes,
     color_of,
     side_of,
 )
@@ -78,6 +81,44 @@ def _header_rules(record: MatchRecord) -> str:
     if text not in Rules.values:
         raise RecordError(line, f"no rule set {text!r} (known: {', '.join(Rules.values)})")
     return text
+
+
+def _header_stakes(record: MatchRecord) -> tuple[str, str]:
+    """``Stakes:`` and ``Progression:`` (S1-S7); none and geometric when absent."""
+    stakes, progression = Stakes.NONE, Progression.GEOMETRIC
+    found = record.header("stakes")
+    if found is not None:
+        line, stakes = found[0], found[1].lower()
+        if stakes not in Stakes.values:
+            raise RecordError(line, f"no stakes {found[1]!r} (known: "
+                                    f"{', '.join(Stakes.values)})")
+    found = record.header("progression")
+    if found is not None:
+        line, progression = found[0], found[1].lower()
+        if progression not in Progression.values:
+            raise RecordError(line, f"no progression {found[1]!r} (known: "
+                                    f"{', '.join(Progression.values)})")
+        if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+            raise RecordError(line, "the arithmetic progression is for dave only (S4)")
+    return stakes, progression
+
+
+def _offer(change: Change, game: Game, offer: OfferLine) -> None:
+    """An offer and its answer (S2-S5, S7), through the one turn path."""
+    if offer.answer_side is not None and offer.answer_side == offer.side:
+        raise RecordError(offer.answer_line, "the offerer's opponent answers (S4)",
+                          reason="offer")
+    try:
+        stake = transitions.offer(change, game, offer.side)
+    except DomainError as exc:
+        raise RecordError(offer.line, exc.message, reason="offer") from None
+    if stake != offer.stake:
+        raise RecordError(offer.line, f"the next stake is {stake} (S4)", reason="offer")
+    answerer = side_of(game.turn)
+    if offer.answer == "accept":
+        transitions.accept(change, game, answerer)
+    elif offer.answer == "refuse":
+        transitions.refuse(change, game, answerer)
 
 
 def _header_date(record: MatchRecord) -> dt.datetime | None:
@@ -146,6 +187,11 @@ def _play_turn(change: Change, game: Game, line: TurnLine, resigns_next: bool) -
     if line.side != side:
         raise RecordError(where, f"it is {game.turn}'s turn, not {side_name(line.side)}'s",
                           reason="not_your_turn")
+    if line.offer is not None:
+        if line.offer.side != side:
+            raise RecordError(line.offer.line, "only the side to roll may offer (S3)",
+                              reason="offer")
+        _offer(change, game, line.offer)
     if game.phase == GamePhase.ROLL:
         try:
             result = transitions.start_turn(change, game, line.dice)
@@ -192,6 +238,18 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
     result = record.result
     if result is None:
         raise RecordError(record.last_line, f"game {game.number} has no 'Result:' line")
+    final = record.final_offer
+    if final is not None:
+        if game.is_over:
+            raise RecordError(final.line, "the game was already won on the board (R28/H14)",
+                              reason="game_over")
+        if (final.answer == "refuse") != (result.refused is not None) or (
+                final.answer is None and result.resigned is None):
+            raise RecordError(result.line, "a refused offer ends the game with '<side> "
+                                           "refuses, ...' (S4)", reason="wrong_result")
+        _offer(change, game, final)
+    elif result.refused is not None:
+        raise RecordError(result.line, "no offer was refused (S4)", reason="wrong_result")
     if result.resigned is not None:
         if game.is_over:
             raise RecordError(result.line, "the game was already won on the board (R28/H14)",
@@ -206,8 +264,11 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
         raise RecordError(result.line, f"the rules give {game.winner} {game.points_won} "
                                        f"point(s){shown} (R29-R30, H15-H16)",
                           reason="wrong_result")
-    if result.resigned is None and result.name != game.result:
+    if result.resigned is None and result.refused is None and result.name != game.result:
         raise RecordError(result.line, f"the rules call this game {game.result} (H15)",
+                          reason="wrong_result")
+    if result.stake != game.stake:
+        raise RecordError(result.line, f"the game's stake is {game.stake} (S1-S5)",
                           reason="wrong_result")
     score = (match.score_white, match.score_black)
     if result.score is not None and result.score != score:
@@ -216,6 +277,8 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
 
 
 def _conceded(game: Game) -> str:
+    if game.result == "refused" or (game.result == "resigned" and game.match.stakes == "dave"):
+        return "single"
     if game.result != "resigned":
         return game.result
     outcome = game.match.ruleset.resign_outcome(game.position, 1 - side_of(game.winner))
@@ -264,15 +327,18 @@ def _import(text: str, by: User | None) -> Match:
     white, black = _header_user(record, "white"), _header_user(record, "black")
     length = _header_length(record)
     rules = _header_rules(record)
+    stakes, progression = _header_stakes(record)
     hotseat = _header_hotseat(record, white.pk == black.pk)
     started = _header_date(record)
     if not record.games:
         raise RecordError(record.last_line or 1, "the record has no games")
     by = by or white
     match = Match(created_by=by, white=white, black=black, length=length, hotseat=hotseat,
-                  rules=rules, status=MatchStatus.ACTIVE, version=0)  # the commit makes it 1
+                  rules=rules, stakes=stakes, progression=progression,
+                  status=MatchStatus.ACTIVE, version=0)  # the commit makes it 1
     change = Change(match)
-    change.log("match_created", length=length, rules=rules, hotseat=hotseat, by=by.username,
+    change.log("match_created", length=length, rules=rules, hotseat=hotseat, stakes=stakes,
+               progression=progression, by=by.username,
                white=white.username, black=black.username, invited=None, rematch_of=None,
                imported=True)
     transitions.start_first_game(change)

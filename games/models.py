@@ -60,6 +60,31 @@ class Rules(models.TextChoices):
 MATCH_LENGTHS = (1, 3, 5, 7)
 
 
+class Stakes(models.TextChoices):
+    """How a game's stake can grow (RULES-FAMILY S1-S7)."""
+
+    NONE = "none", "None"
+    CUBE = "cube", "Doubling cube"
+    DAVE = "dave", "Dave"
+
+
+class Progression(models.TextChoices):
+    """The values a stake goes through (S4): 1, 2, 4, 8 … or 1, 2, 3, 4 … (``dave`` only)."""
+
+    GEOMETRIC = "geometric", "Geometric (1, 2, 4, 8 …)"
+    ARITHMETIC = "arithmetic", "Arithmetic (1, 2, 3, 4 …)"
+
+
+MAX_STAKE = 64
+"""S5: the stake never goes above 64."""
+
+
+def next_stake(progression: str, stake: int) -> int:
+    """S4: the value after ``stake`` (never above :data:`MAX_STAKE`, S5)."""
+    raised = stake + 1 if progression == Progression.ARITHMETIC else stake * 2
+    return min(raised, MAX_STAKE)
+
+
 class Match(models.Model):
     """A match to ``length`` points between two players (or one, at a shared screen)."""
 
@@ -77,6 +102,16 @@ class Match(models.Model):
     rules = models.CharField(max_length=16, choices=Rules.choices, default=Rules.LONG_NARDY,
                              db_index=True, help_text="The rule set (games.engine.RULESETS).")
     length = models.PositiveSmallIntegerField()
+    stakes = models.CharField(max_length=4, choices=Stakes.choices, default=Stakes.NONE,
+                              help_text="How stakes can be raised (S1-S7), fixed at creation.")
+    progression = models.CharField(max_length=10, choices=Progression.choices,
+                                   default=Progression.GEOMETRIC,
+                                   help_text="The stake's values (S4); arithmetic with dave "
+                                             "only.")
+    crawford_game = models.PositiveSmallIntegerField(
+        null=True, blank=True,
+        help_text="S7: the number of the match's Crawford game (no offers in it), once a "
+                  "score has first become one short of the length.")
     score_white = models.PositiveSmallIntegerField(default=0)
     score_black = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=8, choices=MatchStatus.choices, db_index=True)
@@ -100,6 +135,12 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"),
             models.CheckConstraint(condition=Q(rules__in=Rules.values), name="match_rules_known"),
+            models.CheckConstraint(condition=Q(stakes__in=Stakes.values),
+                                   name="match_stakes_known"),
+            models.CheckConstraint(
+                condition=Q(progression=Progression.GEOMETRIC)
+                | Q(progression=Progression.ARITHMETIC, stakes=Stakes.DAVE),
+                name="match_arithmetic_only_with_dave"),
             models.CheckConstraint(
                 condition=Q(winner="") | Q(status=MatchStatus.FINISHED),
                 name="match_winner_only_when_finished"),
@@ -140,6 +181,8 @@ class Match(models.Model):
 class GamePhase(models.TextChoices):
     ROLL_OFF = "roll-off", "Roll-off"
     ROLL = "roll", "Roll"
+    OFFER = "offer", "Offer"
+    """S3: an offer waits for the answer of the side in ``turn``."""
     MOVE = "move", "Move"
     FINISHED = "finished", "Finished"
 
@@ -147,6 +190,7 @@ class GamePhase(models.TextChoices):
 class EndReason(models.TextChoices):
     BORNE_OFF = "borne_off", "Borne off"
     RESIGNED = "resigned", "Resigned"
+    REFUSED = "refused", "Refused an offer"
 
 
 class Result(models.TextChoices):
@@ -158,6 +202,7 @@ class Result(models.TextChoices):
     GAMMON = "gammon", "Gammon"
     BACKGAMMON = "backgammon", "Backgammon"
     RESIGNED = "resigned", "Resigned"
+    REFUSED = "refused", "Refused an offer"
 
 
 class Game(models.Model):
@@ -185,6 +230,16 @@ class Game(models.Model):
     rolloff_white = models.PositiveSmallIntegerField(null=True, blank=True)
     rolloff_black = models.PositiveSmallIntegerField(null=True, blank=True)
     turns = models.PositiveIntegerField(default=0)
+    # --- stakes (S1-S7) ------------------------------------------------------------------
+    stake = models.PositiveSmallIntegerField(default=1, help_text="The game's stake (S1).")
+    stake_holder = models.CharField(max_length=5, choices=Color.choices, blank=True,
+                                    help_text="S2: who alone may offer next (blank: both).")
+    offer_by = models.CharField(max_length=5, choices=Color.choices, blank=True,
+                                help_text="S3: the side whose offer waits for an answer.")
+    offers = models.JSONField(default=list, blank=True,
+                              help_text='The game\'s offers in order: [{"before_turn", "by", '
+                                        '"stake", "answer"}] (answer: accept, refuse, or null '
+                                        "while it waits).")
     current_turn = models.ForeignKey("Turn", null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
     # --- result ------------------------------------------------------------------------
@@ -211,6 +266,8 @@ class Game(models.Model):
                 name="game_winner_has_points_and_result"),
             models.CheckConstraint(condition=~Q(mars=True) | Q(points_won__gte=2),
                                    name="game_mars_is_more_than_one_point"),
+            models.CheckConstraint(condition=Q(stake__gte=1, stake__lte=MAX_STAKE),
+                                   name="game_stake_1_to_64"),
         ]
 
     def __str__(self) -> str:
@@ -239,6 +296,21 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return bool(self.winner)
+
+    def may_offer(self) -> str:
+        """S2, S5, S7: who holds the right to offer now — ``both``, ``white``, ``black``,
+        or ``none`` (no stakes, a 1-point match, the Crawford game, the cap, the game
+        is over)."""
+        match = self.match
+        if (match.stakes == Stakes.NONE or match.length == 1 or self.is_over
+                or self.number == match.crawford_game or self.stake >= MAX_STAKE):
+            return "none"
+        return self.stake_holder or "both"
+
+    @property
+    def offered_stake(self) -> int:
+        """The stake an offer now would raise to (S4, S5)."""
+        return next_stake(self.match.progression, self.stake)
 
 
 class Turn(models.Model):

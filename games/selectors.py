@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import UTC
 from typing import Any, Final
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
 from games import store
@@ -106,6 +106,10 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "first_turn": {"white": game.white_first_turn, "black": game.black_first_turn},
         "turn_number": game.turns,
         "position_id": game.position_key,
+        "stake": game.stake,
+        "may_offer": game.may_offer() if active else "none",
+        "offer": ({"by": game.offer_by, "stake": game.offered_stake}
+                  if active and game.phase == GamePhase.OFFER and game.offer_by else None),
     }
 
 
@@ -122,6 +126,9 @@ def match_json(match: Match, viewer: Any, perspective: Side | None = None,
         "invited": name(match.invited),
         "hotseat": match.hotseat,
         "length": match.length,
+        "stakes": match.stakes,
+        "progression": match.progression,
+        "crawford_game": match.crawford_game,
         "score": {"white": match.score_white, "black": match.score_black},
         "status": match.status,
         "winner": match.winner or None,
@@ -148,10 +155,20 @@ def game_json(game: Game) -> dict[str, Any]:
         "mars": game.mars,
         "result": game.result or None,
         "end_reason": game.end_reason or None,
+        "stake": game.stake,
+        "offers": offers_json(game),
         "turns": game.turns,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
     }
+
+
+def offers_json(game: Game) -> list[dict[str, Any]]:
+    """The game's offers in order (S2-S4): ``{"before_turn", "by", "stake", "answer"}``;
+    ``answer`` is ``accept``, ``refuse``, or ``null`` while the offer waits (or when the
+    game was resigned before the answer)."""
+    return [{"before_turn": o["before_turn"], "by": o["by"], "stake": o["stake"],
+             "answer": o.get("answer")} for o in game.offers]
 
 
 def turn_list(game: Game) -> QuerySet[TurnRecord]:
@@ -172,11 +189,21 @@ def steps_text(steps: list[dict[str, Any]]) -> str:
                        [bool(s.get("hit")) for s in steps])
 
 
-def turn_json(turn: TurnRecord) -> dict[str, Any]:
+def turn_list_json(game: Game) -> list[dict[str, Any]]:
+    """The per-move record of a game, each turn with the offer answered before its roll."""
+    before = {o["before_turn"]: o for o in offers_json(game)}
+    return [turn_json(t, before.get(t.number)) for t in turn_list(game)]
+
+
+def turn_json(turn: TurnRecord, offer: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One turn of the per-move record; ``offer``: the accepted offer (S4) that came
+    before its roll, as :func:`offers_json` shows it, or ``None``."""
     steps = record_steps(turn.steps)
     return {
         "number": turn.number,
         "side": turn.side,
+        "offer": ({"by": offer["by"], "stake": offer["stake"], "answer": offer["answer"]}
+                  if offer else None),
         "dice": turn.dice,
         "steps": steps,
         "notation": steps_text(steps),
@@ -227,15 +254,22 @@ def match_record(match: Match) -> dict[str, Any]:
                 "conceded": _conceded(game),
                 "end_reason": game.end_reason,
                 "resigned": loser if game.end_reason == EndReason.RESIGNED else None,
+                "refused": loser if game.end_reason == EndReason.REFUSED else None,
+                "stake": game.stake,
                 "score": dict(score),
             }
+        offers = offers_json(game)
+        accepted = {o["before_turn"]: o for o in offers if o["answer"] == "accept"}
         game_data.append({
             "number": game.number,
             "roll_off": roll_offs.get(game.number, []),
             "starter": game.starter or None,
+            "stake": game.stake,
+            "offers": offers,
             "turns": [{
                 "number": t.number,
                 "side": t.side,
+                "offer": accepted.get(t.number),
                 "dice": list(t.dice),
                 "steps": record_steps(t.steps),
                 "notation": steps_text(t.steps),
@@ -253,6 +287,8 @@ def match_record(match: Match) -> dict[str, Any]:
         "black": _user_name(match.black),
         "hotseat": match.hotseat,
         "length": match.length,
+        "stakes": match.stakes,
+        "progression": match.progression,
         "date": started.astimezone(UTC).date().isoformat() if started else None,
         "status": match.status,
         "winner": match.winner or None,
@@ -263,7 +299,10 @@ def match_record(match: Match) -> dict[str, Any]:
 
 def _conceded(game: Game) -> str:
     """What a game's win was worth on the board: its result, or for a resignation the
-    result the position gave (R30/H16)."""
+    result the position gave (R30/H16); with ``dave`` and for a refused offer, single
+    (S4, S6)."""
+    if game.result == "refused" or (game.result == "resigned" and game.match.stakes == "dave"):
+        return "single"
     if game.result != "resigned":
         return game.result
     loser = 1 - side_of(game.winner)
@@ -283,11 +322,13 @@ def record_text(match: Match) -> str:
 
 
 def player_stats(users: Iterable[Any]) -> dict[int, dict[str, int]]:
-    """Stats from finished games and matches; hotseat matches (one account) do not count."""
+    """Stats from finished games and matches; hotseat matches (one account) do not count.
+    ``points_won``/``points_lost``: the points of the games won and lost, stakes included
+    (S6); aborted matches keep the games they finished."""
     ids = [u.pk for u in users]
     stats: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(
-        ("matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost"),
-        0))
+        ("matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost",
+         "points_won", "points_lost"), 0))
     seats = Q(white_id__in=ids) | Q(black_id__in=ids)
     matches = (Match.objects.filter(seats, status=MatchStatus.FINISHED, hotseat=False)
                .values("white_id", "black_id", "winner").annotate(n=Count("id")))
@@ -300,14 +341,15 @@ def player_stats(users: Iterable[Any]) -> dict[int, dict[str, int]]:
     game_seats = Q(match__white_id__in=ids) | Q(match__black_id__in=ids)
     games = (Game.objects.filter(game_seats, match__hotseat=False).exclude(winner="")
              .values("match__white_id", "match__black_id", "winner", "mars")
-             .annotate(n=Count("id")))
-    for row in games:
-        for color, user_id in (("white", row["match__white_id"]),
-                               ("black", row["match__black_id"])):
+             .annotate(n=Count("id"), points=Sum("points_won")))
+    for game_row in games:
+        for color, user_id in (("white", game_row["match__white_id"]),
+                               ("black", game_row["match__black_id"])):
             if user_id not in ids:
                 continue
-            won = row["winner"] == color
-            stats[user_id]["games_won" if won else "games_lost"] += row["n"]
-            if row["mars"]:
-                stats[user_id]["mars_won" if won else "mars_lost"] += row["n"]
+            won = game_row["winner"] == color
+            stats[user_id]["games_won" if won else "games_lost"] += game_row["n"]
+            stats[user_id]["points_won" if won else "points_lost"] += game_row["points"] or 0
+            if game_row["mars"]:
+                stats[user_id]["mars_won" if won else "mars_lost"] += game_row["n"]
     return dict(stats)

@@ -8,7 +8,16 @@ from typing import Any
 from rest_framework import serializers
 
 from games.engine.record import FORMAT as RECORD_FORMAT
-from games.models import MATCH_LENGTHS, GamePhase, MatchStatus, Result, Rules
+from games.models import (
+    MATCH_LENGTHS,
+    EndReason,
+    GamePhase,
+    MatchStatus,
+    Progression,
+    Result,
+    Rules,
+    Stakes,
+)
 
 COLORS = ("white", "black")
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
@@ -102,6 +111,24 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                      help_text="Play the computer at this level (`GET "
                                                "computer/`) instead of `opponent` or "
                                                "`hotseat`: the match is active at once.")
+    stakes = serializers.ChoiceField(choices=Stakes.values, required=False,
+                                     default=Stakes.NONE,
+                                     help_text="Raising the stake (RULES-FAMILY S1-S7): "
+                                               "`none`, `cube` (backgammon's doubling cube) "
+                                               "or `dave`.")
+    progression = serializers.ChoiceField(choices=Progression.values, required=False,
+                                          default=Progression.GEOMETRIC,
+                                          help_text="The stake's values (S4): `geometric` "
+                                                    "1, 2, 4, 8 …; `arithmetic` 1, 2, 3, 4 … "
+                                                    "(`dave` only).")
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if (data.get("progression") == Progression.ARITHMETIC
+                and data.get("stakes") != Stakes.DAVE):
+            raise serializers.ValidationError(
+                {"progression": ["Arithmetic needs stakes 'dave'; the cube is always "
+                                 "geometric."]})
+        return data
 
 
 class MovesInputSerializer(VersionInputSerializer):
@@ -186,6 +213,14 @@ class FirstTurnSerializer(serializers.Serializer):
     black = serializers.BooleanField()
 
 
+MAY_OFFER = ("both", "white", "black", "none")
+
+
+class OfferSerializer(serializers.Serializer):
+    by = serializers.ChoiceField(choices=COLORS)
+    stake = serializers.IntegerField(help_text="The value offered (S4).")
+
+
 class StateSerializer(serializers.Serializer):
     game = serializers.IntegerField()
     phase = serializers.ChoiceField(choices=GamePhase.values)
@@ -202,6 +237,14 @@ class StateSerializer(serializers.Serializer):
     first_turn = FirstTurnSerializer()
     turn_number = serializers.IntegerField()
     position_id = serializers.CharField(help_text="The engine's position ID (docs/notation.md).")
+    stake = serializers.IntegerField(help_text="The current game's stake (S1; 1 without "
+                                               "stakes).")
+    may_offer = serializers.ChoiceField(choices=MAY_OFFER,
+                                        help_text="Who holds the right to offer (S2): `none` "
+                                                  "without stakes, in a 1-point match, the "
+                                                  "Crawford game (S7), at 64 (S5).")
+    offer = OfferSerializer(allow_null=True, help_text="The offer waiting for the answer of "
+                                                       "the side in `turn` (phase `offer`).")
 
 
 class MatchSerializer(serializers.Serializer):
@@ -212,6 +255,11 @@ class MatchSerializer(serializers.Serializer):
     invited = serializers.CharField(allow_null=True)
     hotseat = serializers.BooleanField()
     length = serializers.IntegerField()
+    stakes = serializers.ChoiceField(choices=Stakes.values)
+    progression = serializers.ChoiceField(choices=Progression.values)
+    crawford_game = serializers.IntegerField(allow_null=True,
+                                             help_text="S7: the number of the Crawford game "
+                                                       "(no offers), once known.")
     score = ScoreSerializer()
     status = serializers.ChoiceField(choices=MatchStatus.values)
     winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
@@ -247,6 +295,22 @@ class MovesResultSerializer(MatchSerializer):
     applied = OutStepSerializer(many=True)
 
 
+class GameOfferSerializer(serializers.Serializer):
+    before_turn = serializers.IntegerField(help_text="The number of the offerer's turn it "
+                                                     "came before (S3).")
+    by = serializers.ChoiceField(choices=COLORS)
+    stake = serializers.IntegerField(help_text="The value offered.")
+    answer = serializers.ChoiceField(choices=("accept", "refuse"), allow_null=True,
+                                     help_text="`null` while it waits, or when the game was "
+                                               "resigned first.")
+
+
+class TurnOfferSerializer(serializers.Serializer):
+    by = serializers.ChoiceField(choices=COLORS)
+    stake = serializers.IntegerField()
+    answer = serializers.ChoiceField(choices=("accept",))
+
+
 class GameSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     rules = serializers.ChoiceField(choices=Rules.values)
@@ -256,7 +320,9 @@ class GameSerializer(serializers.Serializer):
     mars = serializers.BooleanField(help_text="More than a single game (mars, koks, gammon, "
                                               "backgammon).")
     result = serializers.ChoiceField(choices=Result.values, allow_null=True)
-    end_reason = serializers.ChoiceField(choices=("borne_off", "resigned"), allow_null=True)
+    end_reason = serializers.ChoiceField(choices=EndReason.values, allow_null=True)
+    stake = serializers.IntegerField(help_text="The game's stake (S1-S5).")
+    offers = GameOfferSerializer(many=True, help_text="The game's offers in order (S2-S4).")
     turns = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -265,6 +331,8 @@ class GameSerializer(serializers.Serializer):
 class TurnSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     side = serializers.ChoiceField(choices=COLORS)
+    offer = TurnOfferSerializer(allow_null=True, help_text="The offer accepted before this "
+                                                           "turn's roll (S4), if any.")
     dice = serializers.ListField(child=serializers.IntegerField())
     steps = OutStepSerializer(many=True)
     notation = serializers.CharField()
@@ -306,6 +374,8 @@ class MatchImportInputSerializer(serializers.Serializer):
 class _RecordTurnSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     side = serializers.ChoiceField(choices=("white", "black"))
+    offer = GameOfferSerializer(allow_null=True, help_text="The offer accepted before this "
+                                                           "turn's roll (S4).")
     dice = serializers.ListField(child=serializers.IntegerField())
     steps = OutStepSerializer(many=True)
     notation = serializers.CharField(help_text='The steps in notation; "-" for none.')
@@ -321,8 +391,11 @@ class _RecordResultSerializer(serializers.Serializer):
     conceded = serializers.ChoiceField(choices=("single", "mars", "koks", "gammon", "backgammon"),
                                        help_text="What the win was worth on the board; for a "
                                                  "resignation, what the position gave.")
-    end_reason = serializers.ChoiceField(choices=("borne_off", "resigned"))
+    end_reason = serializers.ChoiceField(choices=EndReason.values)
     resigned = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
+    refused = serializers.ChoiceField(choices=("white", "black"), allow_null=True,
+                                      help_text="The side that refused an offer (S4).")
+    stake = serializers.IntegerField(help_text="The game's stake (S1-S5).")
     score = ScoreSerializer(help_text="The match score after this game.")
 
 
@@ -335,6 +408,8 @@ class _RecordGameSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     roll_off = _RecordRollOffSerializer(many=True, help_text="Game 1: ties first (R7).")
     starter = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
+    stake = serializers.IntegerField()
+    offers = GameOfferSerializer(many=True, help_text="Every offer of the game in order.")
     turns = _RecordTurnSerializer(many=True)
     result = _RecordResultSerializer(allow_null=True)
 
@@ -349,6 +424,8 @@ class MatchRecordSerializer(serializers.Serializer):
     black = serializers.CharField(allow_null=True)
     hotseat = serializers.BooleanField()
     length = serializers.IntegerField()
+    stakes = serializers.ChoiceField(choices=Stakes.values)
+    progression = serializers.ChoiceField(choices=Progression.values)
     date = serializers.DateField(allow_null=True)
     status = serializers.ChoiceField(choices=MatchStatus.values)
     winner = serializers.ChoiceField(choices=("white", "black"), allow_null=True)

@@ -20,7 +20,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games import dice as dice_source
-from games import opponents, store, transitions
+from games import store, transitions
 from games.engine import BLACK, RULESETS, WHITE, Side, Turn, other
 from games.exceptions import (
     InvalidRequest,
@@ -36,7 +36,9 @@ from games.models import (
     GamePhase,
     Match,
     MatchStatus,
+    Progression,
     Rules,
+    Stakes,
     color_of,
     side_of,
 )
@@ -84,15 +86,32 @@ def _side_to_act(game: Game, sides: tuple[Side, ...]) -> Side:
 # --- creating and joining ------------------------------------------------------------
 
 
+def check_stakes(stakes: str, progression: str) -> None:
+    """S1-S7 options: ``none``, ``cube`` or ``dave``; ``arithmetic`` with ``dave`` only."""
+    if stakes not in Stakes.values:
+        raise InvalidRequest(f"No stakes {stakes!r}.", details={
+            "stakes": [f"Must be one of {', '.join(Stakes.values)}."]})
+    if progression not in Progression.values:
+        raise InvalidRequest(f"No progression {progression!r}.", details={
+            "progression": [f"Must be one of {', '.join(Progression.values)}."]})
+    if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+        raise InvalidRequest("The arithmetic progression is for dave only; the cube is "
+                             "always geometric.", details={
+                                 "progression": ["Arithmetic needs stakes 'dave'."]})
+
+
 def match_create(*, user: User, length: int, opponent: str | None = None,
                  hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
-                 rematch_of: Match | None = None, computer: str | None = None) -> Match:
-    """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
-    with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
-    account, active at once (the computer plays by itself: :mod:`games.bots`)."""
+                 rematch_of: Match | None = None, stakes: str = Stakes.NONE,
+                 progression: str = Progression.GEOMETRIC) -> Match:
+    """An open seek, an invitation to ``opponent``, or a hotseat match (active at once).
+
+    ``stakes`` and ``progression`` (S1-S7) are fixed here for the whole match.
+    """
     if rules not in RULESETS or rules not in Rules.values:
         raise InvalidRequest(f"No rule set {rules!r}.",
                              details={"rules": [f"Must be one of {', '.join(Rules.values)}."]})
+    check_stakes(stakes, progression)
     if length not in MATCH_LENGTHS:
         raise InvalidRequest("A match is 1, 3, 5 or 7 points.",
                              details={"length": ["Must be one of 1, 3, 5, 7."]})
@@ -111,16 +130,12 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         if invited.pk == user.pk:
             raise InvalidRequest("You cannot invite yourself; use hotseat to play both sides.",
                                  details={"opponent": ["You cannot invite yourself."]})
-    if computer is not None:
-        if hotseat or opponent:
-            raise InvalidRequest("A match against the computer has no other opponent.",
-                                 details={"computer": ["Not allowed with opponent or hotseat."]})
-        invited = opponents.computer_account(level=computer, rules=rules)
     if color == "random":
         color = secrets.choice(("white", "black"))
     with transaction.atomic():
         match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
-                      rules=rules, rematch_of=rematch_of, version=0)  # the commit makes it 1
+                      rules=rules, rematch_of=rematch_of, stakes=stakes,
+                      progression=progression, version=0)  # the commit makes it 1
         if hotseat:
             match.white = match.black = user
         elif color == "white":
@@ -129,17 +144,14 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             match.white, match.black = invited, user
         match.status = (MatchStatus.ACTIVE if hotseat
                         else MatchStatus.INVITED if invited else MatchStatus.OPEN)
-        if computer is not None:  # the computer's account takes its seat at once
-            match.invited, invited, match.status = None, None, MatchStatus.ACTIVE
         change = Change(match)
         change.log("match_created", length=length, rules=rules, hotseat=hotseat,
-                   by=user.username,
+                   stakes=stakes, progression=progression, by=user.username,
                    white=match.white.username if match.white else None,
                    black=match.black.username if match.black else None,
                    invited=invited.username if invited else None,
-                   rematch_of=rematch_of.pk if rematch_of else None,
-                   **({"computer": computer} if computer is not None else {}))
-        if hotseat or computer is not None:
+                   rematch_of=rematch_of.pk if rematch_of else None)
+        if hotseat:
             transitions.start_first_game(change)
         return change.commit()
 
@@ -213,14 +225,14 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
                              details={"status": match.status})
         if Match.objects.filter(rematch_of=match).exists():
             raise WrongPhase("A rematch of this match already exists.")
+        same = {"length": match.length, "rules": match.rules, "stakes": match.stakes,
+                "progression": match.progression, "rematch_of": match}
         if match.hotseat:
-            return match_create(user=user, length=match.length, hotseat=True,
-                                rules=match.rules, rematch_of=match)
+            return match_create(user=user, hotseat=True, **same)
         my_side = sides[0]
         opponent = match.player(other(my_side))
         new_color = color_of(other(my_side))  # colours swapped
-        return match_create(user=user, length=match.length, opponent=opponent.username,
-                            color=new_color, rules=match.rules, rematch_of=match)
+        return match_create(user=user, opponent=opponent.username, color=new_color, **same)
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -257,6 +269,9 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
                 roll["dice"] = list(rolled.opening)
             return Played(change.commit(), game.turn_state() if rolled.opening else None, roll)
         side = _side_to_act(game, sides)
+        if game.phase == GamePhase.OFFER:
+            raise WrongPhase("An offer waits for your answer: accept or refuse it (S3).",
+                             details={"phase": game.phase})
         if game.phase != GamePhase.ROLL:
             raise WrongPhase("The dice are rolled; play your steps.",
                              details={"phase": game.phase})
@@ -284,6 +299,44 @@ def match_move(*, match_id: int, user: User, steps: list[Mapping[str, Any]],
         return Played(change.commit(), result.state, applied=result.applied)
 
 
+def _stake_game(match_id: int, user: User, expected_version: int | None) -> tuple[
+        Change, Game, Side]:
+    """The guards of an offer or an answer, in the fixed order; the acting side."""
+    change = _lock(match_id)
+    match = change.match
+    sides = _acting_sides(match, user)
+    _check_version(match, expected_version)
+    game = _active_game(match)
+    if game.phase == GamePhase.ROLL_OFF:
+        raise WrongPhase("No offers during the roll-off (S3).",
+                         details={"phase": game.phase, "reason": "roll_off"})
+    return change, game, _side_to_act(game, sides)
+
+
+def match_offer(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
+    """Before rolling, the side to roll offers the next stake (S2-S5, S7)."""
+    with transaction.atomic():
+        change, game, side = _stake_game(match_id, user, expected_version)
+        transitions.offer(change, game, side)
+        return change.commit()
+
+
+def match_accept(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
+    """The side in ``turn`` accepts the waiting offer; the offerer then rolls (S4)."""
+    with transaction.atomic():
+        change, game, side = _stake_game(match_id, user, expected_version)
+        transitions.accept(change, game, side)
+        return change.commit()
+
+
+def match_refuse(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
+    """The side in ``turn`` refuses the waiting offer and loses the game (S4)."""
+    with transaction.atomic():
+        change, game, side = _stake_game(match_id, user, expected_version)
+        transitions.refuse(change, game, side)
+        return change.commit()
+
+
 def match_resign(*, match_id: int, user: User, side: str | None = None,
                  expected_version: int | None = None) -> Match:
     """Concede the current game (R30/H16) with the points the position gives now."""
@@ -307,11 +360,15 @@ def match_resign(*, match_id: int, user: User, side: str | None = None,
 
 __all__ = [
     "Played",
+    "check_stakes",
     "match_abort",
+    "match_accept",
     "match_cancel",
     "match_create",
     "match_join",
     "match_move",
+    "match_offer",
+    "match_refuse",
     "match_rematch",
     "match_resign",
     "match_roll",

@@ -9,6 +9,7 @@ log; nothing here writes to the database or knows who asked. The rules are reach
 only through ``match.ruleset`` (``games.engine.RULESETS``).
 
     roll_off ─▶ start_turn ─▶ play ─▶ … ─▶ (settle: pass / end turn / end_game)
+    offer ─▶ accept ─▶ start_turn …   or   offer ─▶ refuse ─▶ end_game      (S2-S5)
     resign ─▶ end_game ─▶ next game (R8/H5) or match over (R31/H17)
 """
 
@@ -35,7 +36,7 @@ from games.engine import (
     match_winner,
     other,
 )
-from games.exceptions import IllegalMove, WrongPhase
+from games.exceptions import IllegalMove, NotYourTurn, WrongPhase
 from games.models import (
     EndReason,
     Event,
@@ -44,6 +45,7 @@ from games.models import (
     Match,
     MatchStatus,
     Result,
+    Stakes,
     color_of,
     side_of,
 )
@@ -303,35 +305,148 @@ def _first_turn_used(game: Game, side: Side) -> None:
         game.black_first_turn = False
 
 
+# --- stakes (RULES-FAMILY S1-S7) -------------------------------------------------------------
+
+
+_NO_OFFER_REASONS = (
+    ("no_stakes", "This match is played without stakes."),
+    ("one_point_match", "A 1-point match has no offers (S7)."),
+    ("crawford", "No offers in the Crawford game (S7)."),
+    ("cap", "The stake is at 64: no one may offer (S5)."),
+)
+
+
+def _why_no_offer(match: Match, game: Game) -> tuple[str, str]:
+    if match.stakes == Stakes.NONE:
+        return _NO_OFFER_REASONS[0]
+    if match.length == 1:
+        return _NO_OFFER_REASONS[1]
+    if game.number == match.crawford_game:
+        return _NO_OFFER_REASONS[2]
+    return _NO_OFFER_REASONS[3]
+
+
+def offer(change: Change, game: Game, side: Side) -> int:
+    """``side`` offers to raise the stake (S2-S5, S7); the game waits for the answer of
+    the other side, which is then in ``game.turn`` (phase ``offer``). Returns the value
+    offered.
+
+    Raises :class:`WrongPhase` (``details.reason``: ``roll_off``, ``dice_rolled``,
+    ``offer_waiting``, ``no_stakes``, ``one_point_match``, ``crawford``, ``cap``,
+    ``not_holder``) when no offer is allowed now, and :class:`NotYourTurn` when ``side``
+    is not the side to roll (S3).
+    """
+    match = change.match
+    if game.phase == GamePhase.ROLL_OFF:
+        raise WrongPhase("No offer during the roll-off (S3).",
+                         details={"phase": game.phase, "reason": "roll_off"})
+    if game.phase == GamePhase.MOVE:
+        raise WrongPhase("Offers come before rolling (S3); the dice are rolled.",
+                         details={"phase": game.phase, "reason": "dice_rolled"})
+    if game.phase == GamePhase.OFFER:
+        raise WrongPhase("An offer is waiting for its answer (S3).",
+                         details={"phase": game.phase, "reason": "offer_waiting"})
+    if game.phase != GamePhase.ROLL:
+        raise WrongPhase("The game is over.", details={"phase": game.phase})
+    if game.turn != color_of(side):
+        raise NotYourTurn(f"Only the side to roll may offer; it is {game.turn}'s turn (S3).",
+                          details={"turn": game.turn})
+    holder = game.may_offer()
+    if holder == "none":
+        reason, message = _why_no_offer(match, game)
+        raise WrongPhase(message, details={"phase": game.phase, "reason": reason,
+                                           "may_offer": holder})
+    if holder not in ("both", color_of(side)):
+        raise WrongPhase(f"Only {holder}, who accepted the last raise, may offer the next "
+                         "(S2).", details={"phase": game.phase, "reason": "not_holder",
+                                           "may_offer": holder})
+    stake = game.offered_stake
+    game.offer_by = color_of(side)
+    game.offers = [*game.offers, {"before_turn": game.turns + 1, "by": game.offer_by,
+                                  "stake": stake, "answer": None}]
+    game.phase, game.turn = GamePhase.OFFER, color_of(other(side))
+    change.touch(game)
+    change.log("offer", game=game.number, side=game.offer_by, stake=stake)
+    return stake
+
+
+def _answered(game: Game, answer: str) -> tuple[Side, int]:
+    """Mark the waiting offer answered; the offerer and the value it offered."""
+    if game.phase != GamePhase.OFFER or not game.offer_by:
+        raise WrongPhase("No offer is waiting for an answer.", details={"phase": game.phase})
+    offerer, stake = side_of(game.offer_by), game.offered_stake
+    game.offers = [*game.offers[:-1], {**game.offers[-1], "answer": answer}]
+    game.offer_by = ""
+    return offerer, stake
+
+
+def accept(change: Change, game: Game, side: Side) -> int:
+    """S4: ``side`` accepts the waiting offer: the stake moves to the value offered, the
+    right to offer next is ``side``'s alone (S2), and the offerer rolls. Returns the new
+    stake. Raises :class:`WrongPhase` when no offer waits."""
+    offerer, stake = _answered(game, "accept")
+    game.stake, game.stake_holder = stake, color_of(side)
+    game.phase, game.turn = GamePhase.ROLL, color_of(offerer)
+    change.touch(game)
+    change.log("accept", game=game.number, side=color_of(side), stake=stake)
+    return stake
+
+
+def refuse(change: Change, game: Game, side: Side) -> None:
+    """S4: ``side`` refuses the waiting offer and loses the game at once; the offerer
+    scores the stake as it was before the offer, times 1 (result ``refused``).
+    Raises :class:`WrongPhase` when no offer waits."""
+    offerer, offered = _answered(game, "refuse")
+    change.log("refuse", game=game.number, side=color_of(side), stake=game.stake,
+               offered=offered)
+    end_game(change, game, Outcome(offerer, 1, "single"), EndReason.REFUSED, Result.REFUSED)
+
+
+def game_points(match: Match, game: Game, outcome: Outcome, reason: str) -> tuple[int, bool]:
+    """S6: what a game scores and whether it counts as more than a single game.
+
+    ``cube`` (and no stakes, where the stake stays 1): the stake times the R29/H15 points
+    (R30/H16 for a resignation). ``dave``: the stake, no mars, gammon or koks, also for
+    a resignation. A refused offer (S4): the stake before the offer, times 1.
+    """
+    if reason == EndReason.REFUSED or match.stakes == Stakes.DAVE:
+        return game.stake, False
+    return game.stake * outcome.points, outcome.mars
+
+
 # --- the end of a game -------------------------------------------------------------------
 
 
 def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
              result: str | None = None) -> None:
-    """Score the game (R29/H15; R30/H16 for a resignation), then end the match (R31/H17)
-    or start the next game (R8/H5)."""
+    """Score the game (R29/H15; R30/H16 for a resignation; times the stake, S6), then end
+    the match (R31/H17) or start the next game (R8/H5), marking the Crawford game (S7)."""
     match = change.match
+    points, mars = game_points(match, game, outcome, reason)
     game.winner = color_of(outcome.winner)
-    game.points_won, game.mars = outcome.points, outcome.mars
-    game.result = result or outcome.result
+    game.points_won, game.mars = points, mars
+    game.result = result or ("single" if match.stakes == Stakes.DAVE else outcome.result)
     game.end_reason = reason
     game.finished_at = change.now
-    game.phase, game.turn = GamePhase.FINISHED, ""
+    game.phase, game.turn, game.offer_by = GamePhase.FINISHED, "", ""
     game.dice, game.turn_key, game.current_turn = None, "", None
     change.touch(game)
     if outcome.winner == WHITE:
-        match.score_white += outcome.points
+        match.score_white += points
     else:
-        match.score_black += outcome.points
+        match.score_black += points
     score = {"white": match.score_white, "black": match.score_black}
-    change.log("game_over", game=game.number, winner=game.winner, points=outcome.points,
-               mars=outcome.mars, result=game.result, reason=reason, score=score)
+    change.log("game_over", game=game.number, winner=game.winner, points=points,
+               mars=mars, result=game.result, reason=reason, stake=game.stake, score=score)
     winner = match_winner((match.score_white, match.score_black), match.length)
     if winner is not None:
         match.status, match.winner, match.finished_at = (
             MatchStatus.FINISHED, color_of(winner), change.now)
         change.log("match_over", winner=match.winner, score=score)
         return
+    if (match.stakes != Stakes.NONE and match.crawford_game is None and match.length > 1
+            and match.length - 1 in (match.score_white, match.score_black)):
+        match.crawford_game = game.number + 1  # S7: once per match
     loser = other(outcome.winner)
     starter = None if match.ruleset.later_games == "roll_off" else loser  # H5 / R8
     new_game(change, game.number + 1, starter)
@@ -358,10 +473,14 @@ __all__ = [
     "Change",
     "RollOff",
     "TurnResult",
+    "accept",
     "end_game",
+    "game_points",
     "legal_steps_json",
     "new_game",
+    "offer",
     "play",
+    "refuse",
     "resign",
     "roll_off",
     "settle",

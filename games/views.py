@@ -116,7 +116,8 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       opponent=data.get("opponent") or None,
                                       hotseat=data["hotseat"], color=data["color"],
                                       rules=data.get("rules") or "long_nardy",
-                                      computer=data.get("computer"))
+                                      stakes=data.get("stakes") or "none",
+                                      progression=data.get("progression") or "geometric")
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
@@ -192,6 +193,36 @@ class MatchViewSet(viewsets.GenericViewSet):
             match_id=_id(pk), user=request.user, side=data.get("side"),
             expected_version=data.get("expected_version")))
 
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def offer(self, request: Request, pk: str) -> Response:
+        """Before rolling, offer the next stake (S2-S5, S7); the opponent must answer."""
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_offer(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def accept(self, request: Request, pk: str) -> Response:
+        """Accept the waiting offer: the stake rises, the offerer rolls (S4)."""
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_accept(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def refuse(self, request: Request, pk: str) -> Response:
+        """Refuse the waiting offer: you lose the game at the stake before it (S4)."""
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_refuse(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+
     @extend_schema(request=VersionInputSerializer, responses={201: MatchSerializer},
                    parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
@@ -215,7 +246,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         game = selectors.game_list(self._match()).filter(number=_id(number)).first()
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
-        return Response([selectors.turn_json(t) for t in selectors.turn_list(game)])
+        return Response(selectors.turn_list_json(game))
 
     @extend_schema(parameters=[polling.EventsPollQuerySerializer],
                    responses=EventSerializer(many=True))

@@ -22,6 +22,12 @@ in ``docs/notation.md`` ("Match record"). In short::
     ...
     Result: white wins 2 points (mars), borne off; score 2-0
 
+With stakes (RULES-FAMILY S1-S7) the header says ``Stakes: cube`` or ``Stakes: dave``
+(and ``Progression: arithmetic`` or ``geometric``), an offer and its answer are lines of
+their own before the offerer's turn (``white offers 2`` / ``black accepts``), a refused
+offer ends the game (``black refuses`` then ``Result: black refuses, white wins 2 points
+(stake 2); score 2-0``), and a result above stake 1 names it: ``(gammon, stake 2)``.
+
 Scores are written White first. Steps are in the mover's numbering, in the engine's
 one step notation (:class:`~games.engine.moves.Step`): ``bar/22``, ``13/7*`` for a
 hit, ``3/off`` for the exact die and ``3/off(5)`` for a larger one. Another rule set
@@ -68,6 +74,19 @@ class RecordError(NotationError):
 
 
 @dataclass
+class OfferLine:
+    """``white offers 2`` (S2-S4), with the answer line that follows it, if any."""
+
+    line: int
+    side: Side
+    stake: int
+    answer: str | None = None
+    """``accept``, ``refuse``, or ``None`` (not answered: the game was resigned)."""
+    answer_line: int = 0
+    answer_side: Side | None = None
+
+
+@dataclass
 class TurnLine:
     line: int
     number: int
@@ -75,6 +94,8 @@ class TurnLine:
     dice: tuple[int, int]
     steps: list[tuple[str, Step]]
     pass_reason: str | None
+    offer: OfferLine | None = None
+    """The accepted offer that came before this turn's roll."""
 
 
 @dataclass
@@ -86,6 +107,9 @@ class GameResultLine:
     """``single``, ``mars``, ``koks``, ``gammon`` or ``backgammon`` (R29, H15)."""
     resigned: Side | None
     score: tuple[int, int] | None
+    stake: int = 1
+    refused: Side | None = None
+    """The side that refused an offer (S4) and so lost the game."""
 
     @property
     def mars(self) -> bool:
@@ -103,6 +127,9 @@ class GameRecord:
     turns: list[TurnLine] = field(default_factory=list)
     result: GameResultLine | None = None
     last_line: int = 0
+    final_offer: OfferLine | None = None
+    """An offer after the last turn: refused (the game's end, S4) or never answered."""
+    pending_offer: OfferLine | None = None
 
 
 @dataclass
@@ -115,7 +142,8 @@ class MatchRecord:
         return self.headers.get(key)
 
 
-_MATCH_HEADERS: Final = ("white", "black", "length", "rules", "date", "result", "hotseat")
+_MATCH_HEADERS: Final = ("white", "black", "length", "rules", "date", "result", "hotseat",
+                         "stakes", "progression")
 _GAME_HEADERS: Final = ("roll-off", "starter", "result")
 _KEY = re.compile(r"([A-Za-z][A-Za-z-]*)\s*:\s*(.*)")
 _GAME = re.compile(r"game\s+(\d+)", re.IGNORECASE)
@@ -123,10 +151,12 @@ _TURN = re.compile(r"(\d+)\s*\.\s*(\w+)\s+(\d)\s*-\s*(\d)\s*:\s*(.*)")
 _PASS = re.compile(r"(.*?)\s*\(\s*pass\s*:\s*([^()]*?)\s*\)", re.IGNORECASE)
 _ROLL_PAIR = re.compile(r"white\s+(\d)\s*,\s*black\s+(\d)", re.IGNORECASE)
 _GAME_RESULT = re.compile(
-    r"(?:(white|black)\s+resigns\s*,\s*)?(white|black)\s+wins\s+(\d+)\s+points?"
-    r"(?:\s*\(\s*(mars|koks|gammon|backgammon)\s*\))?(\s*,\s*borne\s+off)?"
-    r"(?:\s*;\s*score\s+(\d+)\s*-\s*(\d+))?",
+    r"(?:(white|black)\s+(resigns|refuses)\s*,\s*)?(white|black)\s+wins\s+(\d+)\s+points?"
+    r"(?:\s*\(\s*(mars|koks|gammon|backgammon)?\s*,?\s*(?:stake\s+(\d+))?\s*\))?"
+    r"(\s*,\s*borne\s+off)?(?:\s*;\s*score\s+(\d+)\s*-\s*(\d+))?",
     re.IGNORECASE)
+_OFFER = re.compile(r"(white|black)\s+offers\s+(\d+)", re.IGNORECASE)
+_ANSWER = re.compile(r"(white|black)\s+(accepts|refuses)", re.IGNORECASE)
 MATCH_RESULT = re.compile(r"(white|black)\s+wins\s*,?\s*(\d+)\s*[-–]\s*(\d+)", re.IGNORECASE)
 
 
@@ -176,20 +206,29 @@ def _parse_game_result(text: str, line: int) -> GameResultLine:
     if not match:
         raise RecordError(line, "a game's result reads like 'white wins 2 points (mars), borne "
                                 "off' or 'black resigns, white wins 1 point'", reason="notation")
-    resigned, winner, points, named, borne_off, score_w, score_b = match.groups()
-    if bool(resigned) == bool(borne_off):
-        raise RecordError(line, "say how the game ended: ', borne off' or '<side> resigns, '",
-                          reason="notation")
+    loser, how, winner, points, named, stake_text, borne_off, score_w, score_b = match.groups()
+    if bool(loser) == bool(borne_off):
+        raise RecordError(line, "say how the game ended: ', borne off', '<side> resigns, ' "
+                                "or '<side> refuses, '", reason="notation")
     name = (named or "single").lower()
-    if RESULT_POINTS[name] != int(points):
-        raise RecordError(line, "a win is 1 point, 2 with '(mars)' or '(gammon)', 3 with "
-                                "'(koks)' or '(backgammon)' (R29, H15)", reason="notation")
+    stake = int(stake_text) if stake_text else 1
+    refused = bool(how) and how.lower() == "refuses"
+    if refused and name != "single":
+        raise RecordError(line, "a refused offer scores the stake, times 1 (S4)",
+                          reason="notation")
+    if not 1 <= stake <= 64 or RESULT_POINTS[name] * stake != int(points):
+        raise RecordError(line, "a win is the stake (1 to 64) times 1 point, 2 with '(mars)' "
+                                "or '(gammon)', 3 with '(koks)' or '(backgammon)' (R29, H15, "
+                                "S6)", reason="notation")
     win_side = _side(winner, line)
-    resign_side = _side(resigned, line) if resigned else None
-    if resign_side is not None and resign_side == win_side:
-        raise RecordError(line, "the side that resigns cannot win the game", reason="notation")
+    loser_side = _side(loser, line) if loser else None
+    if loser_side is not None and loser_side == win_side:
+        raise RecordError(line, "the side that resigns or refuses cannot win the game",
+                          reason="notation")
     score = (int(score_w), int(score_b)) if score_w is not None else None
-    return GameResultLine(line, win_side, int(points), name, resign_side, score)
+    return GameResultLine(line, win_side, int(points), name,
+                          None if refused else loser_side, score, stake,
+                          loser_side if refused else None)
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
@@ -230,7 +269,38 @@ def parse_record(text: str) -> MatchRecord:
                 raise RecordError(number, "a turn before the first 'Game 1' line")
             if game.result is not None:
                 raise RecordError(number, f"a turn after the result of game {game.number}")
-            game.turns.append(_parse_turn(turn, number))
+            parsed = _parse_turn(turn, number)
+            pending = game.pending_offer
+            if pending is not None:
+                if pending.answer != "accept":
+                    raise RecordError(number, "a turn after an offer that was not accepted "
+                                              "(S3-S4)", reason="offer")
+                parsed.offer, game.pending_offer = pending, None
+            game.turns.append(parsed)
+            continue
+        offered = _OFFER.fullmatch(line)
+        answered = _ANSWER.fullmatch(line)
+        if offered or answered:
+            if game is None or game.result is not None:
+                raise RecordError(number, "an offer or answer belongs inside a game, before "
+                                          "its result")
+            if offered:
+                if game.pending_offer is not None:
+                    raise RecordError(number, "an offer before the last one was answered "
+                                              "(S3)" if game.pending_offer.answer is None
+                                      else "a second offer before the turn: the side that "
+                                           "accepted offers next, at its own turn (S2)",
+                                      reason="offer")
+                game.pending_offer = OfferLine(number, _side(offered.group(1), number),
+                                               int(offered.group(2)))
+            else:
+                pending = game.pending_offer
+                if pending is None or pending.answer is not None:
+                    raise RecordError(number, "an answer with no offer waiting (S3)",
+                                      reason="offer")
+                pending.answer = "accept" if answered.group(2).lower() == "accepts" else "refuse"
+                pending.answer_line = number
+                pending.answer_side = _side(answered.group(1), number)
             continue
         keyed = _KEY.fullmatch(line)
         if not keyed:
@@ -241,7 +311,8 @@ def parse_record(text: str) -> MatchRecord:
         if game is None:
             if key not in _MATCH_HEADERS:
                 raise RecordError(number, f"unknown header {keyed.group(1)!r} (known: White, "
-                                          "Black, Length, Rules, Date, Result, Hotseat)")
+                                          "Black, Length, Rules, Date, Result, Hotseat, "
+                                          "Stakes, Progression)")
             if key in record.headers:
                 raise RecordError(number, f"{keyed.group(1)} is given twice")
             record.headers[key] = (number, value)
@@ -253,6 +324,7 @@ def parse_record(text: str) -> MatchRecord:
             if game.result is not None:
                 raise RecordError(number, f"game {game.number} has two results")
             game.result = _parse_game_result(value, number)
+            game.final_offer, game.pending_offer = game.pending_offer, None
             continue
         if game.turns or game.result is not None:
             raise RecordError(number, f"{keyed.group(1)} belongs before the game's first turn")
@@ -295,12 +367,18 @@ def _game_result_text(result: Mapping[str, Any]) -> str:
     points = result["points"]
     text = f"{result['winner']} wins {points} point{'s' if points != 1 else ''}"
     name = result.get("result") or ("mars" if result["mars"] else "single")
-    if name == "resigned":
+    if name in ("resigned", "refused"):
         name = result.get("conceded") or ("mars" if result["mars"] else "single")
-    if name != "single":
-        text += f" ({name})"
+    stake = result.get("stake") or 1
+    shown = [name] if name != "single" else []
+    if stake != 1:
+        shown.append(f"stake {stake}")
+    if shown:
+        text += f" ({', '.join(shown)})"
     if result["resigned"]:
         text = f"{result['resigned']} resigns, {text}"
+    elif result.get("refused"):
+        text = f"{result['refused']} refuses, {text}"
     else:
         text += ", borne off"
     return f"{text}; score {result['score']['white']}-{result['score']['black']}"
@@ -313,6 +391,10 @@ def format_record(data: Mapping[str, Any]) -> str:
              f"Length: {data['length']}"]
     if rules != "long_nardy":
         lines.append(f"Rules: {rules}")
+    stakes = data.get("stakes") or "none"
+    if stakes != "none":
+        lines.append(f"Stakes: {stakes}")
+        lines.append(f"Progression: {data.get('progression') or 'geometric'}")
     if data["hotseat"]:
         lines.append("Hotseat: yes")
     if data["date"]:
@@ -324,12 +406,26 @@ def format_record(data: Mapping[str, Any]) -> str:
             lines.append("Roll-off: " + "; ".join(f"white {r['white']}, black {r['black']}"
                                                   for r in game["roll_off"]))
         lines.append(f"Starter: {game['starter'] or 'none'}")
+        offers = list(game.get("offers") or ())
         for turn in game["turns"]:
+            while offers and offers[0]["before_turn"] <= turn["number"]:
+                lines += _offer_lines(offers.pop(0))
             dice = "-".join(str(d) for d in turn["dice"])
             text = f"{turn['number']}. {turn['side']} {dice}: {turn['notation']}"
             if turn["pass_reason"]:
                 text += f" (pass: {turn['pass_reason']})"
             lines.append(text)
+        for offer in offers:
+            lines += _offer_lines(offer)
         if game["result"]:
             lines.append(f"Result: {_game_result_text(game['result'])}")
     return "\n".join(lines) + "\n"
+
+
+def _offer_lines(offer: Mapping[str, Any]) -> list[str]:
+    """``white offers 2`` and its answer, if any (S2-S4)."""
+    lines = [f"{offer['by']} offers {offer['stake']}"]
+    if offer.get("answer"):
+        answerer = "black" if offer["by"] == "white" else "white"
+        lines.append(f"{answerer} {'accepts' if offer['answer'] == 'accept' else 'refuses'}")
+    return lines

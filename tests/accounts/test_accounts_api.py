@@ -10,7 +10,8 @@ pytestmark = pytest.mark.django_db
 REGISTER = "/api/v1/accounts/register/"
 TOKEN = "/api/v1/accounts/token/"
 ME = "/api/v1/accounts/me/"
-STATS = {"matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost"}
+STATS = {"matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost",
+         "points_won", "points_lost"}
 
 
 def register(api, username="alice", password="a-long-secret-42", **extra):

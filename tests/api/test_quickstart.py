@@ -39,6 +39,7 @@ def test_the_quick_start_session_works(live_server, monkeypatch, transactional_d
     match = Match.objects.get()
     types = list(Event.objects.filter(match=match).order_by("seq").values_list("type", flat=True))
     assert types == ["match_created", "joined", "game_start", "roll_off", "roll_off",
-                     "roll_off", "roll_off", "roll", "step"]
-    assert "9 step" in out  # the log was printed, ending with the step
+                     "roll_off", "roll_off", "offer", "accept", "roll", "step"]
+    assert "11 step" in out  # the log was printed, ending with the step
+    assert match.stakes == "cube" and match.current_game.stake == 2
     assert match.current_game.turn_records.get().steps[0]["from"] == 24

@@ -71,10 +71,12 @@ def test_three_point_match_with_a_mars_and_a_single_win(alice, bob, scripted_dic
     # Profiles now show the real results.
     stats = api.get("/api/v1/accounts/users/alice/").json()["stats"]
     assert stats == {"matches_played": 1, "matches_won": 1, "games_won": 2, "games_lost": 1,
-                     "mars_won": 2, "mars_lost": 0}
+                     "mars_won": 2, "mars_lost": 0,
+                     "points_won": 4, "points_lost": 1}
     stats = api.get("/api/v1/accounts/users/bob/").json()["stats"]
     assert stats == {"matches_played": 1, "matches_won": 0, "games_won": 1, "games_lost": 2,
-                     "mars_won": 0, "mars_lost": 2}
+                     "mars_won": 0, "mars_lost": 2,
+                     "points_won": 1, "points_lost": 4}
 
     # Every stored game replays through the engine to its snapshot.
     call_command("verify_games")

@@ -44,6 +44,15 @@ MATRIX = {
     "rematch": ("post", "rematch/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
                                          "opponent": PHASE, "to_move": PHASE,
                                          "staff": DENIED}),
+    # No stakes in this match (S1-S7): an offer is the wrong phase for the side to roll;
+    # with no offer waiting, accept and refuse are too (tests/games/test_stakes.py has the
+    # matrix of a match with the cube).
+    "offer": ("post", "offer/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
+                                     "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
+    "accept": ("post", "accept/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
+                                       "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
+    "refuse": ("post", "refuse/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
+                                       "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
     "create": ("post", None, {"length": 3}, {"anonymous": UNAUTH, "stranger": CREATED,
                                              "opponent": CREATED, "to_move": CREATED,
                                              "staff": CREATED}),

@@ -155,3 +155,40 @@ def test_two_users_join_one_seek_at_once(alice, seat):
     assert match.status == "active" and match.version == 2
     assert Event.objects.filter(match=match, type="joined").count() == 1
     assert_log_is_whole(match_id)
+
+
+def _cube_match(alice, bob, scripted_dice) -> int:
+    created = alice.create(length=3, opponent="bob", color="white", stakes="cube").json()
+    bob.ok(created["id"], "join")
+    scripted_dice(6, 1)
+    alice.ok(created["id"], "roll")
+    bob.ok(created["id"], "roll")
+    return created["id"]
+
+
+def test_an_offer_and_a_roll_at_once_only_one_applies(alice, bob, scripted_dice):
+    """S3: an offer comes before the roll; the two at once: exactly one applies."""
+    match_id = _cube_match(alice, bob, scripted_dice)
+    scripted_dice(3, 2)
+    base = f"/api/v1/matches/{match_id}/"
+    responses = race([lambda: client_of(alice.user).post(base + "offer/", {}, format="json"),
+                      lambda: client_of(alice.user).post(base + "roll/", {}, format="json")])
+    assert codes(responses) == Counter({200: 1, (409, "wrong_phase"): 1})
+    match = Match.objects.get(pk=match_id)
+    offers = Event.objects.filter(match_id=match_id, type="offer").count()
+    rolls = Event.objects.filter(match_id=match_id, type="roll").count()
+    assert offers + rolls == 1
+    assert match.current_game.phase == ("offer" if offers else "move")
+    assert_log_is_whole(match_id)
+
+
+def test_accept_and_refuse_at_once_only_one_applies(alice, bob, scripted_dice):
+    match_id = _cube_match(alice, bob, scripted_dice)
+    alice.ok(match_id, "offer")
+    base = f"/api/v1/matches/{match_id}/"
+    responses = race([lambda: client_of(bob.user).post(base + "accept/", {}, format="json"),
+                      lambda: client_of(bob.user).post(base + "refuse/", {}, format="json")])
+    assert codes(responses) == Counter({200: 1, (409, "wrong_phase"): 1})
+    answers = Event.objects.filter(match_id=match_id, type__in=("accept", "refuse")).count()
+    assert answers == 1
+    assert_log_is_whole(match_id)

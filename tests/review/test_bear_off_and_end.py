@@ -118,7 +118,7 @@ def test_R28_R29_game_ends_at_once_with_a_mars_and_dice_left(alice, bob, scripte
     assert types[-5:] == ["roll", "step", "step", "game_over", "game_start"]
     assert events(match_id, "game_over")[-1] == {
         "game": 1, "winner": "white", "points": 2, "mars": True, "result": "mars",
-            "reason": "borne_off",
+            "reason": "borne_off", "stake": 1,
         "score": {"white": 2, "black": 0}}
     games = api.get(f"/api/v1/matches/{match_id}/games/").json()
     assert [(g["number"], g["starter"], g["winner"], g["points"], g["mars"]) for g in games] == [

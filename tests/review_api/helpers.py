@@ -10,7 +10,7 @@ MATCH_KEYS = {"id", "white", "black", "length", "score", "status", "winner", "cr
 STATE_KEYS = {"game", "phase", "turn", "dice", "dice_left", "head_may_leave", "board",
               "legal_steps", "version"}
 STAT_KEYS = {"matches_played", "matches_won", "games_won", "games_lost", "mars_won",
-             "mars_lost"}
+             "mars_lost", "points_won", "points_lost"}
 STATUSES = {"open", "invited", "active", "finished", "aborted"}
 PHASES = {"roll-off", "roll", "move", "finished"}
 
