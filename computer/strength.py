@@ -83,7 +83,7 @@ def run(rules: str, a: str, b: str, games: int, seed: int,
         else:
             tally.points -= outcome.points
             tally.b_marses += outcome.points > 1
-        if progress and (g + 1) % 50 == 0:
+        if progress and (g + 1) % 10 == 0:
             print(f"  {g + 1} games: {a} won {tally.wins}", flush=True)
     return tally, timed_a, timed_b
 

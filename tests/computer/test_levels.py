@@ -31,7 +31,7 @@ def _replays(rules, position, side, dice, first, steps):
 
 
 @pytest.mark.parametrize("rules", RULES)
-@pytest.mark.parametrize("level", ["random", "heuristic", "network", "strong"])
+@pytest.mark.parametrize("level", ["random", "heuristic", "network"])
 def test_level_plays_legal_turns(rules, level):
     pick = picker(rules, level, random.Random(1), net=TINY_NET)
     for position, side, dice, first in sample_positions(rules, 25, seed=3):
@@ -41,8 +41,9 @@ def test_level_plays_legal_turns(rules, level):
 
 
 @pytest.mark.parametrize("rules", RULES)
-def test_expert_search_plays_legal_turns(rules):
-    pick = picker(rules, "expert", net=TINY_NET)
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_search_levels_play_legal_turns(rules, level):
+    pick = picker(rules, level, net=TINY_NET)
     for position, side, dice, first in sample_positions(rules, 2, seed=4):
         plays = ruleset(rules).legal_plays(position, side, dice, first)
         _replays(rules, position, side, dice, first, plays[pick(plays, side)].steps)
@@ -51,8 +52,8 @@ def test_expert_search_plays_legal_turns(rules):
 @pytest.mark.parametrize("rules", RULES)
 def test_api_choose_play_replays(rules):
     for level in levels_for(rules):
-        if level == "expert":
-            continue  # the search is covered above with a tiny network, faster
+        if level in ("strong", "expert"):
+            continue  # the searches are covered above with a tiny network, faster
         for position, side, dice, first in sample_positions(rules, 4, seed=6):
             steps = computer.choose_play(rules, level, position, side, dice, first,
                                          random.Random(2))

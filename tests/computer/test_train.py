@@ -37,3 +37,23 @@ def test_stop_after_repeats_a_cut_run():
     assert whole.meta["games"] == "4" and whole.meta["planned_games"] == "8"
     again = train("long_nardy", 8, seed=2, hidden=8, report=2, eval_games=0, stop_after=4)
     assert np.array_equal(whole.w1, again.w1)
+
+
+def test_committed_long_nardy_network_beats_random():
+    """The committed weights load and play far above the floor (measured: 500 of 500
+    games at 0-ply, docs/computer.md); 10 fixed-seed games here."""
+    import random
+
+    from computer.levels import load_net
+    from computer.match import play_game
+
+    net = load_net("long_nardy")
+    assert int(net.meta["games"]) >= 1000
+    mine = picker("long_nardy", "network")
+    rand = picker("long_nardy", "random", random.Random(3))
+    rng = random.Random(4)
+    wins = sum(
+        play_game("long_nardy", *((mine, rand) if g % 2 == 0 else (rand, mine)), rng)
+        .outcome.winner == g % 2
+        for g in range(10))
+    assert wins >= 9, wins
