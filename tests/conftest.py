@@ -1,20 +1,39 @@
+"""Fixtures for the Django-side suites.
+
+Nothing here imports Django or DRF at module level, and nothing here does anything
+without pytest-django: tests/engine runs with neither installed (tests/engine/
+test_no_django.py proves it). The helpers themselves live in tests/support.py.
+"""
+
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from typing import Any
+import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
-from games import dice
-from tests.support import Seat
+if TYPE_CHECKING:
+    from rest_framework.test import APIClient
+
+    from tests.support import Seat
 
 _names = itertools.count(1)
 
 
+def __getattr__(name: str) -> Any:
+    """``from tests.conftest import assert_error`` still works (it lives in tests.support)."""
+    if name == "assert_error":
+        from tests.support import assert_error
+
+        return assert_error
+    raise AttributeError(name)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if not config.pluginmanager.has_plugin("django"):
+        return
     from django.conf import settings
 
     # Hashing passwords the production way costs ~0.3 s a user; tests make hundreds.
@@ -24,11 +43,18 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     """Throttle counters live in the cache; every test starts from zero."""
+    conf = sys.modules.get("django.conf")
+    if conf is None or not conf.settings.configured:
+        return  # no Django in this run (tests/engine): nothing to clear
+    from django.core.cache import cache
+
     cache.clear()
 
 
 @pytest.fixture
 def api() -> APIClient:
+    from rest_framework.test import APIClient
+
     return APIClient()
 
 
@@ -46,6 +72,8 @@ def make_user(db: Any) -> Callable[..., Any]:
 @pytest.fixture
 def client_for(make_user: Callable[..., Any]) -> Callable[[Any], APIClient]:
     """An API client authenticated with the given user's token."""
+    from rest_framework.test import APIClient
+
     from accounts.services import token_obtain
 
     def make(user: Any) -> APIClient:
@@ -56,21 +84,12 @@ def client_for(make_user: Callable[..., Any]) -> Callable[[Any], APIClient]:
     return make
 
 
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
-    """Assert the one error shape and return its ``error`` object."""
-    assert response.status_code == status, (response.status_code, response.content[:500])
-    body = response.json()
-    assert set(body) == {"error"}, body
-    error = body["error"]
-    assert set(error) == {"code", "message", "details"}, error
-    assert error["code"] == code, error
-    assert isinstance(error["message"], str) and error["message"]
-    assert isinstance(error["details"], dict)
-    return error
-
-
 @pytest.fixture
-def seat(make_user: Callable[..., Any], client_for: Callable[[Any], APIClient]):
+def seat(make_user: Callable[..., Any], client_for: Callable[[Any], APIClient]
+         ) -> Callable[..., Seat]:
+    """``seat("carol")``: a new player with a token client (tests.support.Seat)."""
+    from tests.support import Seat
+
     def make(username: str | None = None) -> Seat:
         user = make_user(username)
         return Seat(user, client_for(user))
@@ -89,19 +108,18 @@ def bob(seat: Callable[..., Seat]) -> Seat:
 
 
 @pytest.fixture
-def scripted_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[int]]:
-    """``scripted_dice(6, 3, ...)`` queues the dice the server rolls next, in order."""
+def scripted_dice() -> Iterator[Callable[..., list[int]]]:
+    """``scripted_dice(6, 3, ...)`` queues the dice the server rolls next, in order.
+
+    The one way the suites fake dice: ``games.dice.planned`` over one queue for the test.
+    """
+    from games import dice
+
     queue: list[int] = []
-
-    def next_die() -> int:
-        if not queue:
-            raise AssertionError("the scripted dice ran out")
-        return queue.pop(0)
-
-    monkeypatch.setattr(dice, "_source", next_die)
 
     def script(*values: int) -> list[int]:
         queue.extend(values)
         return queue
 
-    return script
+    with dice.planned(queue):
+        yield script

@@ -1,4 +1,14 @@
-"""Test helpers shared by the suites: an API seat per player and match set-up."""
+"""The helpers every Django-side suite shares — one for each thing.
+
+- the error shape: ``assert_error(response, status, code)``;
+- a player: ``Seat`` (the ``seat``/``alice``/``bob`` fixtures in tests/conftest.py make them);
+- the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``games.dice.planned``;
+- a match under way: ``start_match``; a position: ``set_board``;
+- what the server answered: ``steps_of``, ``events``, ``event_types`` and the shape checks
+  ``check_match``/``check_state``/``check_board``/``check_step`` (API.md, to the letter).
+
+Django is imported here at module level: tests/engine never imports this module.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +18,43 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from games.engine import BLACK, WHITE
-from games.models import Game, GamePhase, Match
+from games.models import Event, Game, GamePhase, Match
+
+API = "/api/v1"
+MATCHES = f"{API}/matches/"
+ANALYSIS = f"{API}/analysis/legal-plays/"
+
+MATCH_KEYS = {"id", "white", "black", "length", "score", "status", "winner", "created_at",
+              "finished_at", "state"}
+STATE_KEYS = {"game", "phase", "turn", "dice", "dice_left", "head_may_leave", "board",
+              "legal_steps", "version"}
+STATUSES = {"open", "invited", "active", "finished", "aborted"}
+PHASES = {"roll-off", "roll", "move", "finished"}
+
+
+# --- the error shape -----------------------------------------------------------------------
+
+
+def is_json(response: Any) -> bool:
+    return response.get("Content-Type", "").split(";")[0].strip() == "application/json"
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """API.md: the answer is ``status`` with ``{"error": {"code", "message", "details"}}``
+    as JSON, ``code`` its code; returns the ``error`` object."""
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    assert is_json(response), (response.get("Content-Type"), response.content[:200])
+    body = response.json()
+    assert isinstance(body, dict) and set(body) == {"error"}, body
+    error = body["error"]
+    assert set(error) == {"code", "message", "details"}, error
+    assert error["code"] == code, error
+    assert isinstance(error["message"], str) and error["message"].strip(), error
+    assert isinstance(error["details"], dict), error
+    return error
+
+
+# --- a player -------------------------------------------------------------------------------
 
 
 class Seat:
@@ -18,10 +64,10 @@ class Seat:
         self.user, self.client = user, client
 
     def url(self, match_id: int, action: str = "") -> str:
-        return f"/api/v1/matches/{match_id}/" + (f"{action}/" if action else "")
+        return f"{MATCHES}{match_id}/" + (f"{action}/" if action else "")
 
     def create(self, **body: Any) -> Any:
-        return self.client.post("/api/v1/matches/", {"length": 1, **body}, format="json")
+        return self.client.post(MATCHES, {"length": 1, **body}, format="json")
 
     def get(self, match_id: int, **params: Any) -> dict[str, Any]:
         response = self.client.get(self.url(match_id), params)
@@ -32,9 +78,18 @@ class Seat:
         return self.client.post(self.url(match_id, action), body or {}, format="json")
 
     def ok(self, match_id: int, action: str, body: dict[str, Any] | None = None) -> Any:
+        """``action`` succeeds: 201 for a rematch (a new match), 200 for the others."""
         response = self.post(match_id, action, body)
-        assert response.status_code in (200, 201), response.content
+        expected = 201 if action == "rematch" else 200
+        assert response.status_code == expected, (response.status_code, response.content)
         return response.json()
+
+    def move(self, match_id: int, *steps: tuple[int, int]) -> Any:
+        """Play ``(from, to)`` steps, the dice left for the server to find."""
+        return self.ok(match_id, "moves", {"steps": [{"from": a, "to": b} for a, b in steps]})
+
+
+# --- a match under way ----------------------------------------------------------------------
 
 
 def start_match(white: Seat, black: Seat, length: int = 1,
@@ -72,3 +127,78 @@ def set_board(match_id: int, points: dict[int, int], *, perspective: str = "whit
         game.turn = turn
     game.save()
     return game
+
+
+# --- what the server answered ---------------------------------------------------------------
+
+
+def steps_of(state: dict[str, Any]) -> set[tuple[int, int, int]]:
+    """The legal steps offered as ``(from, to, die)``."""
+    return {(s["from"], s["to"], s["die"]) for s in state["legal_steps"]}
+
+
+def event_types(match_id: int) -> list[str]:
+    return [e.type for e in Event.objects.filter(match_id=match_id).order_by("seq")]
+
+
+def events(match_id: int, type_: str) -> list[dict[str, Any]]:
+    return [e.data for e in Event.objects.filter(match_id=match_id, type=type_).order_by("seq")]
+
+
+def check_step(step: Any) -> None:
+    assert isinstance(step, dict) and set(step) == {"from", "to", "die", "hit"}, step
+    assert step["hit"] is False, step  # Long Nardy never hits (R6)
+    assert all(type(step[k]) is int for k in ("from", "to", "die")), step
+    assert 1 <= step["from"] <= 24 and 0 <= step["to"] <= 24 and 1 <= step["die"] <= 6, step
+
+
+def check_board(board: Any, perspective: str | None = None) -> None:
+    assert isinstance(board, dict) and set(board) == {"perspective", "points", "off", "bar"}, board
+    assert board["perspective"] in ("white", "black")
+    if perspective is not None:
+        assert board["perspective"] == perspective, board
+    assert set(board["off"]) == {"mine", "theirs"}, board
+    mine, theirs = board["off"]["mine"], board["off"]["theirs"]
+    assert type(mine) is int and type(theirs) is int
+    points = board["points"]
+    assert isinstance(points, dict)
+    for key, count in points.items():
+        assert isinstance(key, str) and key.isdigit() and str(int(key)) == key, key
+        assert 1 <= int(key) <= 24, key
+        assert type(count) is int and count != 0, (key, count)  # empty points omitted
+    assert sum(c for c in points.values() if c > 0) + mine == 15, board
+    assert -sum(c for c in points.values() if c < 0) + theirs == 15, board
+
+
+def check_state(state: Any) -> None:
+    assert isinstance(state, dict) and set(state) >= STATE_KEYS, state
+    assert type(state["game"]) is int and state["game"] >= 1
+    assert state["phase"] in PHASES
+    assert state["turn"] in (None, "white", "black")
+    assert state["dice"] is None or (isinstance(state["dice"], list)
+                                     and all(type(d) is int for d in state["dice"]))
+    assert isinstance(state["dice_left"], list)
+    assert type(state["head_may_leave"]) is int
+    assert type(state["version"]) is int
+    check_board(state["board"])
+    assert isinstance(state["legal_steps"], list)
+    for step in state["legal_steps"]:
+        check_step(step)
+
+
+def check_match(match: Any) -> None:
+    assert isinstance(match, dict) and set(match) >= MATCH_KEYS, match
+    assert type(match["id"]) is int
+    assert match["length"] in (1, 3, 5, 7)
+    assert set(match["score"]) >= {"white", "black"}
+    assert all(type(match["score"][k]) is int for k in ("white", "black"))
+    assert match["status"] in STATUSES
+    assert match["winner"] in (None, "white", "black"), match["winner"]
+    assert isinstance(match["created_at"], str)
+    assert match["finished_at"] is None or isinstance(match["finished_at"], str)
+    for side in ("white", "black"):
+        assert match[side] is None or isinstance(match[side], str)
+    if match["state"] is not None:
+        check_state(match["state"])
+        if "version" in match:
+            assert match["state"]["version"] == match["version"]
