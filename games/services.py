@@ -20,7 +20,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games import dice as dice_source
-from games import store, transitions
+from games import opponents, store, transitions
 from games.engine import BLACK, RULESETS, WHITE, Side, Turn, other
 from games.exceptions import (
     InvalidRequest,
@@ -103,8 +103,11 @@ def check_stakes(stakes: str, progression: str) -> None:
 def match_create(*, user: User, length: int, opponent: str | None = None,
                  hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
                  rematch_of: Match | None = None, stakes: str = Stakes.NONE,
-                 progression: str = Progression.GEOMETRIC) -> Match:
-    """An open seek, an invitation to ``opponent``, or a hotseat match (active at once).
+                 progression: str = Progression.GEOMETRIC, computer: str | None = None,
+                 ) -> Match:
+    """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
+    with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
+    account, active at once (the computer plays by itself: :mod:`games.bots`).
 
     ``stakes`` and ``progression`` (S1-S7) are fixed here for the whole match.
     """
@@ -130,6 +133,11 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         if invited.pk == user.pk:
             raise InvalidRequest("You cannot invite yourself; use hotseat to play both sides.",
                                  details={"opponent": ["You cannot invite yourself."]})
+    if computer is not None:
+        if hotseat or opponent:
+            raise InvalidRequest("A match against the computer has no other opponent.",
+                                 details={"computer": ["Not allowed with opponent or hotseat."]})
+        invited = opponents.computer_account(level=computer, rules=rules)
     if color == "random":
         color = secrets.choice(("white", "black"))
     with transaction.atomic():
@@ -144,14 +152,17 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             match.white, match.black = invited, user
         match.status = (MatchStatus.ACTIVE if hotseat
                         else MatchStatus.INVITED if invited else MatchStatus.OPEN)
+        if computer is not None:  # the computer's account takes its seat at once
+            match.invited, invited, match.status = None, None, MatchStatus.ACTIVE
         change = Change(match)
         change.log("match_created", length=length, rules=rules, hotseat=hotseat,
                    stakes=stakes, progression=progression, by=user.username,
                    white=match.white.username if match.white else None,
                    black=match.black.username if match.black else None,
                    invited=invited.username if invited else None,
-                   rematch_of=rematch_of.pk if rematch_of else None)
-        if hotseat:
+                   rematch_of=rematch_of.pk if rematch_of else None,
+                   **({"computer": computer} if computer is not None else {}))
+        if hotseat or computer is not None:
             transitions.start_first_game(change)
         return change.commit()
 

@@ -117,7 +117,8 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       hotseat=data["hotseat"], color=data["color"],
                                       rules=data.get("rules") or "long_nardy",
                                       stakes=data.get("stakes") or "none",
-                                      progression=data.get("progression") or "geometric")
+                                      progression=data.get("progression") or "geometric",
+                                      computer=data.get("computer"))
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
