@@ -21,6 +21,18 @@ def immediate_tasks(settings: Any) -> None:
 
 
 @pytest.fixture
+def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The server's dice: the values queued in the returned list first, then a seeded
+    sequence (never running out, whoever rolls)."""
+    from games import dice
+
+    queue: list[int] = []
+    rng = random.Random(2026)
+    monkeypatch.setattr(dice, "_source", lambda: queue.pop(0) if queue else rng.randint(1, 6))
+    return queue
+
+
+@pytest.fixture
 def database_tasks(settings: Any) -> None:
     """Jobs are rows of the database until :func:`run_worker` runs them."""
     settings.TASKS = {"default": {"BACKEND": DATABASE, "QUEUES": ["default"]}}

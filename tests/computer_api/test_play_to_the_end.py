@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 import computer
-from games import dice
 from games.engine import WHITE
 from games.models import Event, Match
 from games.replay import replay_problems
@@ -27,15 +26,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SEARCHING = {"strong", "expert"}
 CASES = [("long_nardy", level) for level in computer.levels_for("long_nardy")] + [
     ("backgammon", level) for level in computer.levels_for("backgammon")]
-
-
-@pytest.fixture
-def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The server's dice: the queued values first, then a seeded sequence."""
-    queue: list[int] = []
-    rng = random.Random(2026)
-    monkeypatch.setattr(dice, "_source", lambda: queue.pop(0) if queue else rng.randint(1, 6))
-    return queue
 
 
 RACE = {"long_nardy": {6: 2, 5: 2, 4: 1, 18: -2, 17: -2, 16: -1},
