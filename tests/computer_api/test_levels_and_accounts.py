@@ -12,7 +12,7 @@ import computer
 from accounts.models import User
 from games.models import Match
 from tests.computer_api.conftest import may_roll, play_out
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 LEVELS = "/api/v1/computer/"
 
