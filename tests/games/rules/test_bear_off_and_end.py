@@ -5,9 +5,14 @@ from __future__ import annotations
 import pytest
 
 from games.models import Event
-from tests.conftest import assert_error
-from tests.review.helpers import event_types, events, set_board, steps_of
-from tests.support import start_match
+from tests.support import (
+    assert_error,
+    event_types,
+    events,
+    set_board,
+    start_match,
+    steps_of,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -141,8 +146,6 @@ def test_R28_a_step_after_the_fifteenth_checker_is_refused_and_changes_nothing(
     assert alice.get(match_id)["version"] == rolled["version"]
     done = alice.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0}]})
     assert done["state"]["game"] == 2
-
-
 
 
 @pytest.mark.parametrize("loser_off, points, mars", [(0, 2, True), (3, 1, False)])

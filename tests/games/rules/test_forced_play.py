@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import assert_error
-from tests.review.helpers import events, set_board, steps_of
-from tests.support import start_match
+from tests.support import assert_error, events, set_board, start_match, steps_of
 
 pytestmark = pytest.mark.django_db
 
