@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import User
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
 

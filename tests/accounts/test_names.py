@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import User
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 API = "/api/v1"
 PASSWORD = "long-nardy-2026"

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from accounts import login_limit
 from accounts.services import token_obtain
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 API = "/api/v1"
 PASSWORD = "correct-horse-battery"

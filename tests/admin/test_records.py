@@ -17,7 +17,7 @@ from games.models import Event, Game, Match, Turn
 from games.replay import replay_problems
 from games.selectors import match_record, record_text
 from tests.admin.conftest import short_match
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
 

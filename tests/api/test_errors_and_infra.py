@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

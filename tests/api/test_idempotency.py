@@ -8,8 +8,7 @@ import pytest
 
 from games.models import Event, Match, Turn
 from nard_site.api.models import IdempotencyRecord
-from tests.conftest import assert_error
-from tests.support import start_match
+from tests.support import assert_error, start_match
 
 pytestmark = pytest.mark.django_db
 

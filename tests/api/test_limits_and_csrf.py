@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 
 class _Unreadable:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from games import dice
 from games.models import Event, Match
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
@@ -25,9 +24,8 @@ def quickstart_script() -> str:
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the quick start uses curl")
-def test_the_quick_start_session_works(live_server, monkeypatch, transactional_db):
-    rolls = iter([3, 3, 5, 2, 6, 1])  # a tie, then White 5 v Black 2, then White's 6-1
-    monkeypatch.setattr(dice, "_source", lambda: next(rolls))
+def test_the_quick_start_session_works(live_server, scripted_dice, transactional_db):
+    scripted_dice(3, 3, 5, 2, 6, 1)  # a tie, then White 5 v Black 2, then White's 6-1
     result = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", quickstart_script()],
         env={**os.environ, "BASE": live_server.url}, capture_output=True, text=True,

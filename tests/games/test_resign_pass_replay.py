@@ -8,8 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game, Turn
-from tests.conftest import assert_error
-from tests.support import set_board, start_match
+from tests.support import assert_error, set_board, start_match
 
 pytestmark = pytest.mark.django_db
 

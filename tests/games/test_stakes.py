@@ -14,8 +14,7 @@ from django.core.management import call_command
 from games import importing
 from games.models import Event, Game, Match
 from games.replay import replay_problems
-from tests.conftest import assert_error
-from tests.support import Seat, set_board
+from tests.support import Seat, assert_error, set_board
 
 pytestmark = pytest.mark.django_db
 

@@ -57,9 +57,9 @@ def test_garbage_boards_against_analysis(api):
     run()
 
 
-def test_garbage_steps_against_moves(alice, bob, scripted_dice, monkeypatch):
+def test_garbage_steps_against_moves(alice, bob, scripted_dice):
     match_id = start_match(alice, bob, script=scripted_dice)["id"]
-    monkeypatch.setattr("games.dice._source", lambda: 5)
+    scripted_dice(5, 5)
     alice.ok(match_id, "roll")  # 5-5: White is to move, the state stays put on refusals
 
     @FUZZ

@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 from django.test import AsyncClient
 
-from tests.conftest import assert_error
 from tests.streams.conftest import open_stream, run, token_of
-from tests.support import start_match
+from tests.support import assert_error, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

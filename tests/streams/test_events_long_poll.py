@@ -10,9 +10,8 @@ import pytest
 from django.test import AsyncClient
 
 from games.models import Event, Match
-from tests.conftest import assert_error
 from tests.streams.conftest import TIMEOUT, db, run
-from tests.support import start_match
+from tests.support import assert_error, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.conftest import assert_error
+from tests.support import assert_error
 
 PASSWORD = "correct-horse-battery"
 
