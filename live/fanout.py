@@ -196,6 +196,13 @@ class Hub:
     def is_live(self) -> bool:
         return self.live.is_set()
 
+    @property
+    def must_poll(self) -> bool:
+        """Streams read the database every ``STREAM_POLL_SECONDS``: while Redis is away,
+        and always without Redis, since another process (the computer's worker, a second
+        server) may commit events this process never hears of."""
+        return not self.redis or not self.is_live
+
     def subscribe(self, kind: str, ident: int) -> Subscription:
         sub = Subscription(self, (kind, ident))
         self.subs.setdefault(sub.key, set()).add(sub)

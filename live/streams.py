@@ -73,7 +73,7 @@ async def _wait(sub: Subscription, clock: Clock) -> tuple[bool, bool]:
     """Wait for news; answers (woken, heartbeat due). While the fan-out is down the wait
     is at most ``STREAM_POLL_SECONDS``: the caller then reads the database."""
     timeout = clock.until_heartbeat()
-    if not sub.hub.is_live:
+    if sub.hub.must_poll:
         timeout = min(timeout, settings.STREAM_POLL_SECONDS)
     woken = await sub.wait(timeout)
     return woken, clock.until_heartbeat() <= 0
@@ -135,7 +135,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                 # A quiet stream checks the log too: a lost last event (a publish that
                 # failed while the subscription stood) waits at most one heartbeat.
                 read_db = True
-            if not woken and not hub.is_live:
+            if not woken and hub.must_poll:
                 read_db = True  # no fan-out: poll
     finally:
         sub.close()
@@ -186,7 +186,7 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
             if beat:
                 yield comment("keep-alive")
                 clock.wrote()
-            if not woken and not hub.is_live:
+            if not woken and hub.must_poll:
                 read_db = True
     finally:
         sub.close()
@@ -207,7 +207,7 @@ async def wait_for_events(match_id: int, after: int, limit: int,
                 yield f"[{','.join(page)}]".encode()
                 return
             timeout = deadline - hub.loop.time()
-            if not hub.is_live:
+            if hub.must_poll:
                 timeout = min(timeout, settings.STREAM_POLL_SECONDS)
             await sub.wait(timeout)
             sub.items.clear()

@@ -211,3 +211,27 @@ def test_the_stream_lifetime_ends_it(match_id: int, api: Any, settings: Any) -> 
         assert len(await reader.rest()) == count
 
     run(scenario)
+
+
+def test_without_redis_an_event_of_another_process_arrives_by_polling(
+        match_id: int, bob: Any, api: Any, settings: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer's worker is another process: without Redis its commits never reach
+    this process's fan-out, so the stream reads the log every STREAM_POLL_SECONDS."""
+    from live import fanout
+
+    settings.STREAM_HEARTBEAT_SECONDS = 60  # the heartbeat's own read must not be what finds it
+    settings.STREAM_POLL_SECONDS = 0.05
+    monkeypatch.setattr(fanout, "publish", lambda msg: None)  # as if committed elsewhere
+    before = len(log_of(api, match_id))
+
+    async def scenario() -> list[str]:
+        reader = await open_stream(stream_url(match_id))
+        for _ in range(before):
+            await reader.next()
+        await db(bob.ok)(match_id, "resign")
+        live = [await reader.next() for _ in range(2)]
+        await reader.close()
+        return [e["event"] for e in live if e is not None]
+
+    assert run(scenario) == ["resign", "game_over"]
