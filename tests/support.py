@@ -39,9 +39,10 @@ def is_json(response: Any) -> bool:
     return response.get("Content-Type", "").split(";")[0].strip() == "application/json"
 
 
-def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+def assert_error(response: Any, status: int, code: str, **details: Any) -> dict[str, Any]:
     """API.md: the answer is ``status`` with ``{"error": {"code", "message", "details"}}``
-    as JSON, ``code`` its code; returns the ``error`` object."""
+    as JSON, ``code`` its code, and each of ``details`` (e.g. ``reason="head_rule"``)
+    among its details; returns the ``error`` object."""
     assert response.status_code == status, (response.status_code, response.content[:500])
     assert is_json(response), (response.get("Content-Type"), response.content[:200])
     body = response.json()
@@ -51,6 +52,8 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert error["code"] == code, error
     assert isinstance(error["message"], str) and error["message"].strip(), error
     assert isinstance(error["details"], dict), error
+    for key, value in details.items():
+        assert error["details"].get(key) == value, (key, error)
     return error
 
 

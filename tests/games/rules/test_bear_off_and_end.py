@@ -35,9 +35,8 @@ def test_R26_over_roll_bears_off_from_the_highest_point_and_die_may_be_omitted(
     state = moved["state"]
     assert state["dice_left"] == [4] and state["board"]["off"] == {"mine": 13, "theirs": 0}
     assert steps_of(state) == {(5, 1, 4)}
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 3, "to": 0}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "bear_off_not_exact"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 3, "to": 0}]}),
+                 400, "illegal_move", reason="bear_off_not_exact")
 
 
 def test_R26_ambiguous_die_must_be_named(alice, bob, scripted_dice):
@@ -47,9 +46,8 @@ def test_R26_ambiguous_die_must_be_named(alice, bob, scripted_dice):
     rolled = alice.ok(match_id, "roll")
     assert steps_of(rolled["state"]) == {(5, 0, 6), (5, 0, 5)}
     before = Event.objects.filter(match_id=match_id).count()
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 5, "to": 0}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "ambiguous_die"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 5, "to": 0}]}),
+                 400, "illegal_move", reason="ambiguous_die")
     after = alice.get(match_id)
     assert after["version"] == rolled["version"] and after["state"] == rolled["state"]
     assert Event.objects.filter(match_id=match_id).count() == before
@@ -79,9 +77,8 @@ def test_R25_last_checker_home_with_the_first_die_then_bear_off(alice, bob, scri
     scripted_dice(6, 2)
     state = alice.ok(match_id, "roll")["state"]
     assert steps_of(state) == {(8, 2, 6), (8, 6, 2)}
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 2, "to": 0}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "not_all_home"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 2, "to": 0}]}),
+                 400, "illegal_move", reason="not_all_home")
     state = alice.ok(match_id, "moves", {"steps": [{"from": 8, "to": 2}]})["state"]
     assert steps_of(state) == {(2, 0, 2)}
     state = alice.ok(match_id, "moves", {"steps": [{"from": 2, "to": 0}]})["state"]

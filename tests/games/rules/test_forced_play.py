@@ -21,8 +21,7 @@ def test_R11_R24_after_leaving_the_head_only_that_checker_moves_on(alice, bob, s
     state = alice.ok(match_id, "moves", {"steps": [{"from": 24, "to": 19}]})["state"]
     assert state["dice_left"] == [6] and steps_of(state) == {(19, 13, 6)}
     error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 24, "to": 18}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "head_rule"
+                         400, "illegal_move", reason="head_rule")
     assert {(s["from"], s["to"], s["die"]) for s in error["details"]["legal_steps"]} == {
         (19, 13, 6)}
 
@@ -37,8 +36,7 @@ def test_R19_R24_a_die_that_blocks_the_other_is_not_offered(alice, bob, scripted
     state = alice.ok(match_id, "roll")["state"]
     assert steps_of(state) == {(13, 12, 1), (9, 3, 6)}
     error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 13, "to": 7}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "must_play_both"
+                         400, "illegal_move", reason="must_play_both")
     assert error["details"]["index"] == 0
     assert error["details"]["step"] == {"from": 13, "to": 7, "die": None}
     state = alice.ok(match_id, "moves", {"steps": [{"from": 9, "to": 3}]})["state"]
@@ -114,9 +112,8 @@ def test_R16_R24_prime_at_a_stop_is_not_offered_until_the_window_breaks(alice, b
     offered = steps_of(state)
     assert (10, 7, 3) not in offered
     assert {(6, 3, 3), (6, 5, 1)} <= offered
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 10, "to": 7}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "prime_rule"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 10, "to": 7}]}),
+                 400, "illegal_move", reason="prime_rule")
     state = alice.ok(match_id, "moves", {"steps": [{"from": 6, "to": 5}]})["state"]
     assert (10, 7, 3) in steps_of(state)  # 6 is empty now: no prime
 
@@ -133,6 +130,5 @@ def test_R17_a_prime_broken_by_one_die_and_refilled_by_the_next_is_judged(alice,
     # 19/17 first breaks it; refilling 19 with 20/19 builds it anew -> refused (R17).
     state = alice.ok(match_id, "moves", {"steps": [{"from": 19, "to": 17}]})["state"]
     assert (20, 19, 1) not in steps_of(state)
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 20, "to": 19}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "prime_rule"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 20, "to": 19}]}),
+                 400, "illegal_move", reason="prime_rule")

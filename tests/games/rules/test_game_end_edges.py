@@ -16,10 +16,9 @@ def test_R21_R28_last_checker_with_two_dice_that_both_bear_it_off_uses_the_large
     scripted_dice(3, 1)
     state = alice.ok(match_id, "roll")["state"]
     assert steps_of(state) == {(1, 0, 3)}
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 1, "to": 0,
-                                                                   "die": 1}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "must_play_larger"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 1, "to": 0,
+                                                           "die": 1}]}),
+                 400, "illegal_move", reason="must_play_larger")
     done = alice.ok(match_id, "moves", {"steps": [{"from": 1, "to": 0}]})
     assert done["applied"] == [{"from": 1, "to": 0, "die": 3, "hit": False}]
 

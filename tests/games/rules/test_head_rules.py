@@ -100,9 +100,8 @@ def test_R13_counter_is_zero_when_no_legal_die_can_leave_the_head(alice, bob, sc
     state = alice.ok(match_id, "roll")["state"]
     assert state["head_may_leave"] == 0
     assert steps_of(state) == {(10, 4, 6)}
-    error = assert_error(alice.post(match_id, "moves", {"steps": [{"from": 10, "to": 5}]}),
-                         400, "illegal_move")
-    assert error["details"]["reason"] == "must_play_larger"
+    assert_error(alice.post(match_id, "moves", {"steps": [{"from": 10, "to": 5}]}),
+                 400, "illegal_move", reason="must_play_larger")
     state = alice.move(match_id, (10, 4))["state"]
     assert state["turn"] == "black"  # the 5 cannot be played: the turn passed (R23)
     assert events(match_id, "pass")[-1]["reason"] == "no legal move"
