@@ -56,6 +56,16 @@ class TokenOutputSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+class RulesStatsSerializer(serializers.Serializer):
+    games_won = serializers.IntegerField()
+    games_lost = serializers.IntegerField()
+    won = serializers.DictField(child=serializers.IntegerField(),
+                                help_text="Games won by result: single, mars, koks, gammon, "
+                                          "backgammon, resigned, refused, …")
+    lost = serializers.DictField(child=serializers.IntegerField(),
+                                 help_text="Games lost by result.")
+
+
 class StatsSerializer(serializers.Serializer):
     matches_played = serializers.IntegerField()
     matches_won = serializers.IntegerField()
@@ -67,9 +77,13 @@ class StatsSerializer(serializers.Serializer):
                                                     "(S6).")
     points_lost = serializers.IntegerField(help_text="Points of the games lost, stakes "
                                                      "included (S6).")
+    by_rules = serializers.DictField(
+        child=RulesStatsSerializer(),
+        help_text="Per rule set played (long_nardy, short_nardy, backgammon, nard): games won "
+                  "and lost, and the results by name — a mars differs by rule set (H15).")
 
 
-assert tuple(StatsSerializer().fields) == STAT_FIELDS
+assert tuple(StatsSerializer().fields) == (*STAT_FIELDS, "by_rules")
 
 
 class PublicProfileSerializer(serializers.ModelSerializer[User]):

@@ -321,12 +321,14 @@ def record_text(match: Match) -> str:
 # --- player statistics (named in settings.PLAYER_STATS_SELECTOR) ------------------------
 
 
-def player_stats(users: Iterable[Any]) -> dict[int, dict[str, int]]:
+def player_stats(users: Iterable[Any]) -> dict[int, dict[str, Any]]:
     """Stats from finished games and matches; hotseat matches (one account) do not count.
+    ``by_rules``: per rule set played, games won and lost and the results by name (mars,
+    koks, gammon, backgammon, resigned, … — what counts as a mars differs, H15).
     ``points_won``/``points_lost``: the points of the games won and lost, stakes included
     (S6); aborted matches keep the games they finished."""
     ids = [u.pk for u in users]
-    stats: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(
+    stats: dict[int, dict[str, Any]] = defaultdict(lambda: dict.fromkeys(
         ("matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost",
          "points_won", "points_lost"), 0))
     seats = Q(white_id__in=ids) | Q(black_id__in=ids)
@@ -352,4 +354,19 @@ def player_stats(users: Iterable[Any]) -> dict[int, dict[str, int]]:
             stats[user_id]["points_won" if won else "points_lost"] += game_row["points"] or 0
             if game_row["mars"]:
                 stats[user_id]["mars_won" if won else "mars_lost"] += game_row["n"]
+    by_rules = (Game.objects.filter(game_seats, match__hotseat=False).exclude(winner="")
+                .values("match__rules", "match__white_id", "match__black_id", "winner", "result")
+                .annotate(n=Count("id")))
+    for rules_row in by_rules:
+        for color, user_id in (("white", rules_row["match__white_id"]),
+                               ("black", rules_row["match__black_id"])):
+            if user_id not in ids:
+                continue
+            won = rules_row["winner"] == color
+            mine = stats[user_id].setdefault("by_rules", {}).setdefault(
+                rules_row["match__rules"], {"games_won": 0, "games_lost": 0, "won": {},
+                                            "lost": {}})
+            mine["games_won" if won else "games_lost"] += rules_row["n"]
+            results = mine["won" if won else "lost"]
+            results[rules_row["result"]] = results.get(rules_row["result"], 0) + rules_row["n"]
     return dict(stats)

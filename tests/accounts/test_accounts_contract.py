@@ -28,8 +28,10 @@ def token_client(key):
 
 
 def check_stats(stats):
-    assert isinstance(stats, dict) and set(stats) == STAT_KEYS, stats
-    assert all(type(v) is int and v >= 0 for v in stats.values()), stats
+    assert isinstance(stats, dict) and set(stats) == {*STAT_KEYS, "by_rules"}, stats
+    counts = {k: v for k, v in stats.items() if k != "by_rules"}
+    assert all(type(v) is int and v >= 0 for v in counts.values()), stats
+    assert isinstance(stats["by_rules"], dict), stats
 
 
 # --- register / token ---------------------------------------------------------------------

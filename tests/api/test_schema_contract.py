@@ -90,7 +90,7 @@ def test_documented_shapes_match_api_md(schema):
     stats = _properties(schema, _properties(schema, _json_schema(
         schema["paths"]["/api/v1/accounts/me/"]["get"], "200"))["stats"])
     assert set(stats) == {"matches_played", "matches_won", "games_won", "games_lost",
-                          "mars_won", "mars_lost", "points_won", "points_lost"}
+                          "mars_won", "mars_lost", "points_won", "points_lost", "by_rules"}
     listed = _properties(schema, _json_schema(schema["paths"]["/api/v1/matches/"]["get"], "200"))
     assert {"count", "next", "previous", "results"} <= set(listed)
     params = {p["name"] for p in schema["paths"]["/api/v1/matches/"]["get"]["parameters"]}

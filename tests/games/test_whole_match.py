@@ -72,11 +72,15 @@ def test_three_point_match_with_a_mars_and_a_single_win(alice, bob, scripted_dic
     stats = api.get("/api/v1/accounts/users/alice/").json()["stats"]
     assert stats == {"matches_played": 1, "matches_won": 1, "games_won": 2, "games_lost": 1,
                      "mars_won": 2, "mars_lost": 0,
-                     "points_won": 4, "points_lost": 1}
+                     "points_won": 4, "points_lost": 1,
+                     "by_rules": {"long_nardy": {"games_won": 2, "games_lost": 1,
+                                                 "won": {"mars": 2}, "lost": {"single": 1}}}}
     stats = api.get("/api/v1/accounts/users/bob/").json()["stats"]
     assert stats == {"matches_played": 1, "matches_won": 0, "games_won": 1, "games_lost": 2,
                      "mars_won": 0, "mars_lost": 2,
-                     "points_won": 1, "points_lost": 4}
+                     "points_won": 1, "points_lost": 4,
+                     "by_rules": {"long_nardy": {"games_won": 1, "games_lost": 2,
+                                                 "won": {"single": 1}, "lost": {"mars": 2}}}}
 
     # Every stored game replays through the engine to its snapshot.
     call_command("verify_games")
