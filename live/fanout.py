@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from rest_framework.renderers import JSONRenderer
 
+from games.models import is_over
 from games.selectors import event_json
 from live import kinds
 
@@ -76,7 +77,7 @@ class Message:
 def message(match: Match, events: Sequence[Event]) -> Message:
     return Message(
         match=match.pk, version=match.version,
-        over=match.status in ("finished", "aborted"),
+        over=is_over(match.status),
         events=tuple((e.seq, e.type, render(event_json(e))) for e in events),
         accounts={uid: tuple((kind, render(data)) for kind, data in found)
                   for uid, found in kinds.items(match, events).items()})

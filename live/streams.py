@@ -14,13 +14,11 @@ from collections.abc import AsyncIterator
 
 from django.conf import settings
 
-from games.models import Event, Match
+from games.models import Event, Match, is_over
 from games.selectors import event_json
 from live import fanout, kinds
 from live.fanout import Subscription, render
 from live.serving import db_call
-
-OVER = ("finished", "aborted")
 
 
 def frame(data: str, event: str | None = None, ident: int | None = None) -> bytes:
@@ -49,7 +47,7 @@ def _events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]]
     page = [(e.seq, e.type, render(event_json(e))) for e in
             Event.objects.filter(match_id=match_id, seq__gt=after)
             .order_by("seq")[:settings.EVENTS_PAGE_SIZE]]
-    return page, status is None or status in OVER
+    return page, status is None or is_over(status)
 
 
 class Clock:
