@@ -27,6 +27,7 @@ from games.engine.record import (
     parse_record,
 )
 from games.exceptions import InvalidRequest
+from games.permissions import require_active_players
 from games.models import (
     MATCH_LENGTHS,
     Game,
@@ -325,6 +326,7 @@ def match_import(*, text: str, by: User | None = None) -> Match:
 def _import(text: str, by: User | None) -> Match:
     record = parse_record(text)
     white, black = _header_user(record, "white"), _header_user(record, "black")
+    require_active_players([white, black])
     length = _header_length(record)
     rules = _header_rules(record)
     stakes, progression = _header_stakes(record)
@@ -337,10 +339,11 @@ def _import(text: str, by: User | None) -> Match:
                   rules=rules, stakes=stakes, progression=progression,
                   status=MatchStatus.ACTIVE, version=0)  # the commit makes it 1
     change = Change(match)
+    # The importer is not a player: the match reads as created by its White player.
     change.log("match_created", length=length, rules=rules, hotseat=hotseat, stakes=stakes,
-               progression=progression, by=by.username,
-               white=white.username, black=black.username, invited=None, rematch_of=None,
-               imported=True)
+               progression=progression, by=white.username, white=white.username,
+               black=black.username, invited=None, rematch_of=None, imported=True,
+               imported_by=by.username)
     transitions.start_first_game(change)
     if started is not None:
         match.started_at = started

@@ -113,7 +113,10 @@ def test_export_then_import_round_trips_a_match_exactly(api, staff_api, staff_us
     assert _history(copy) == _history(original)
     created = copy.events.get(seq=1)
     assert created.type == "match_created" and created.data["imported"] is True
-    assert created.data["by"] == staff_user.username
+    # the importer is named, but not as a player (issue 11)
+    assert created.data["imported_by"] == staff_user.username
+    assert created.data["by"] == created.data["white"] == "alice"
+    assert staff_user.username not in (created.data["white"], created.data["black"])
     assert list(copy.events.values_list("seq", flat=True)) == list(range(1, copy.last_event_seq
                                                                           + 1))
     assert (copy.started_at.date(), copy.version) == (original.started_at.date(), 1)
