@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from games import selectors
 from games.exceptions import NotFound
+from games.models import is_over
 from live import streams
 from live.limits import open_streams
 from live.serving import ASYNC_BODIES
@@ -105,10 +106,10 @@ class MatchStreamView(StreamView):
         serializer = StreamQuerySerializer(data=query)
         serializer.is_valid(raise_exception=True)
         after = serializer.validated_data.get("after", 0)
-        match = selectors.match_get(int(pk)) if len(pk) <= 10 and int(pk) < 2**31 else None
+        match = selectors.match_get(int(pk)) if len(pk) <= 19 and int(pk) < 2**63 else None
         if match is None:
             raise NotFound(f"No match with id {pk}.")
-        if match.status in streams.OVER and after >= match.last_event_seq:
+        if is_over(match.status) and after >= match.last_event_seq:
             return HttpResponse(status=204)
         release = open_streams.acquire(request)
         response = sse_response(streams.match_stream(match.pk, after,
