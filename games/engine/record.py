@@ -294,6 +294,7 @@ def parse_record(text: str) -> MatchRecord:
                 game.pending_offer = OfferLine(number, _side(offered.group(1), number),
                                                int(offered.group(2)))
             else:
+                assert answered is not None  # an offer or an answer matched
                 pending = game.pending_offer
                 if pending is None or pending.answer is not None:
                     raise RecordError(number, "an answer with no offer waiting (S3)",
