@@ -93,7 +93,8 @@ class UserAdmin(BaseUserAdmin):
                     "games", "mars", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "is_bot", "groups")
     search_fields = ("username", "display_name", "email")
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name", "is_bot")}),
+    fieldsets = (*(BaseUserAdmin.fieldsets or ()),
+                 ("Profile", {"fields": ("display_name", "is_bot")}),
                  ("Results", {"fields": ("player_stats",)}))
     readonly_fields = ("player_stats",)
     actions = ("flag_as_bot", "unflag_as_bot")

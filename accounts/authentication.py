@@ -18,7 +18,7 @@ TOKENS, USERS = RowCodec(Token), RowCodec(User)
 _qn = connection.ops.quote_name
 SQL = (f"SELECT {TOKENS.select_list('t')}, {USERS.select_list('u')}"
        f" FROM {_qn(TOKENS.table)} t JOIN {_qn(USERS.table)} u"
-       f" ON u.{_qn(USERS.pk.column)} = t.{_qn('user_id')} WHERE t.{_qn('key')} = %s")
+       f" ON u.{_qn(USERS.pk.attname)} = t.{_qn('user_id')} WHERE t.{_qn('key')} = %s")
 
 
 class TokenAuthentication(authentication.TokenAuthentication):

@@ -34,7 +34,7 @@ class User(AbstractUser):
         help_text="The username normalised (NFKC) and case-folded: what makes usernames "
                   "unique regardless of case.")
 
-    objects = UserManager()
+    objects = UserManager()  # type: ignore[misc]  # django-stubs: AbstractUser's manager
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_key = username_key(self.username)

@@ -103,9 +103,9 @@ class MeSerializer(PublicProfileSerializer):
     email = serializers.CharField(read_only=True, help_text="May be empty.")
 
     class Meta(PublicProfileSerializer.Meta):
-        fields = ("username", "display_name", "is_bot", "email", "date_joined", "is_staff",
-                  "stats")
-        read_only_fields = fields
+        fields = ("username", "display_name", "is_bot", "email",  # type: ignore[assignment]
+                  "date_joined", "is_staff", "stats")
+        read_only_fields = fields  # type: ignore[assignment]
 
 
 class MeUpdateSerializer(serializers.Serializer):

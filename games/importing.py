@@ -27,7 +27,6 @@ from games.engine.record import (
     parse_record,
 )
 from games.exceptions import InvalidRequest
-from games.permissions import require_active_players
 from games.models import (
     MATCH_LENGTHS,
     Game,
@@ -40,6 +39,7 @@ from games.models import (
     color_of,
     side_of,
 )
+from games.permissions import require_active_players
 from games.transitions import Change
 from nard_site.domain import DomainError
 
@@ -86,7 +86,8 @@ def _header_rules(record: MatchRecord) -> str:
 
 def _header_stakes(record: MatchRecord) -> tuple[str, str]:
     """``Stakes:`` and ``Progression:`` (S1-S7); none and geometric when absent."""
-    stakes, progression = Stakes.NONE, Progression.GEOMETRIC
+    stakes: str = Stakes.NONE
+    progression: str = Progression.GEOMETRIC
     found = record.header("stakes")
     if found is not None:
         line, stakes = found[0], found[1].lower()

@@ -171,8 +171,8 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
                 if msg.version <= seen.get(msg.match, 0):
                     continue
                 seen[msg.match] = msg.version
-                for kind, data in msg.accounts.get(user_id, ()):
-                    yield frame(data, kind)
+                for item_kind, item in msg.accounts.get(user_id, ()):
+                    yield frame(item, item_kind)
                     clock.wrote()
             if sub.resync:
                 sub.resync, read_db = False, True

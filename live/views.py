@@ -4,6 +4,7 @@ from the event loop — one coroutine per open stream, no thread held."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
@@ -31,7 +32,7 @@ class EventStreamRenderer(BaseRenderer):
     format = "sse"
 
     def render(self, data: Any, accepted_media_type: str | None = None,
-               renderer_context: dict[str, Any] | None = None) -> bytes:
+               renderer_context: Mapping[str, Any] | None = None) -> bytes:
         return JSONRenderer().render(data)
 
 
@@ -114,7 +115,7 @@ class MatchStreamView(StreamView):
         release = open_streams.acquire(request)
         response = sse_response(streams.match_stream(match.pk, after,
                                                      once=not is_asgi(request)))
-        response._resource_closers.append(release)
+        response._resource_closers.append(release)  # type: ignore[attr-defined]
         return response
 
 
@@ -129,9 +130,11 @@ class AccountStreamView(StreamView):
     @extend_schema(operation_id="stream", responses={(200, "text/event-stream"): SSE_200})
     def get(self, request: Request) -> Any:
         release = open_streams.acquire(request)
-        response = sse_response(streams.account_stream(request.user.pk,
+        user_id = request.user.pk
+        assert user_id is not None  # IsAuthenticated
+        response = sse_response(streams.account_stream(user_id,
                                                        once=not is_asgi(request)))
-        response._resource_closers.append(release)
+        response._resource_closers.append(release)  # type: ignore[attr-defined]
         return response
 
 

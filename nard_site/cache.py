@@ -19,6 +19,6 @@ class CountersCache(DatabaseCache):
 
     def _cull(self, db: str, cursor: Any, now: Any, num: int) -> None:
         connection = connections[db]
-        table = connection.ops.quote_name(self._table)
+        table = connection.ops.quote_name(self._table)  # type: ignore[attr-defined]
         cursor.execute(f"DELETE FROM {table} WHERE {connection.ops.quote_name('expires')} < %s",
                        [connection.ops.adapt_datetimefield_value(now)])

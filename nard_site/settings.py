@@ -169,6 +169,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", str(256 * 102
 # with `maxmemory-policy noeviction` or `volatile-ttl`), else a table of the database
 # (`manage.py createcachetable` creates it) that drops expired entries only.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
                           "LOCATION": REDIS_URL}}

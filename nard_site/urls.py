@@ -1,12 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularSwaggerView
 
 from nard_site.api.errors import handler404 as json_404
 from nard_site.api.views import HealthView, SchemaView
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("health/", HealthView.as_view(), name="health"),
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -116,8 +116,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         details = {"body": [_as_text(exc.detail)]}
     else:
         message = _as_text(exc.detail)
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        details = {"retry_after": int(exc.wait + 0.999)}
+    wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+    if wait is not None:
+        details = {"retry_after": int(wait + 0.999)}
     response.data = error_body(code, message, details)
     return response
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -36,7 +37,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream: Any, media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:
+              parser_context: Mapping[str, Any] | None = None) -> Any:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         request = (parser_context or {}).get("request")
         if request is not None:
