@@ -30,6 +30,23 @@ function newKey() {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// The server's clock, from each answer's Date header (whole seconds): a countdown to
+// state.deadline reads serverNow(), so a computer whose clock is off still counts right.
+// Only an offset beyond the header's resolution is taken.
+let skew = 0;
+
+function noteServerTime(response) {
+  const date = response.headers && response.headers.get("Date");
+  const at = date ? Date.parse(date) : NaN;
+  if (Number.isNaN(at)) return;
+  const offset = at - Date.now();
+  skew = Math.abs(offset) > 1500 ? offset : 0;
+}
+
+export function serverNow() {
+  return Date.now() + skew;
+}
+
 /**
  * One call. A write the server could not finish (a 5xx or a broken connection) is sent
  * again with the same Idempotency-Key, so it happens at most once; with
@@ -61,6 +78,7 @@ export async function request(method, url, body, { signal, retries = 2 } = {}) {
       await sleep(250 * (attempt + 1));
       continue;
     }
+    noteServerTime(response);
     if (response.status === 204) return null;
     let data = null;
     const text = await response.text();
@@ -117,7 +135,8 @@ function enumOf(schema, prop) {
 
 async function loadFeatures() {
   const found = { rules: null, stakes: null, progression: null, computer: null,
-                  turnSeconds: false, createFields: [] };
+                  turnSeconds: false, clocks: false, accountStream: false,
+                  createFields: [] };
   try {
     const schema = await request("GET", API + "schema/?format=json");
     const paths = schema.paths || {};
@@ -132,6 +151,11 @@ async function loadFeatures() {
     if (props.stakes) found.stakes = enumOf(schema, props.stakes) || ["none"];
     if (props.progression) found.progression = enumOf(schema, props.progression);
     found.turnSeconds = "turn_seconds" in props;
+    const has = (re) => Object.keys(paths).some((p) => re.test(p));
+    // Clocks: the create field and the claim action (abort comes with them).
+    found.clocks = found.turnSeconds && has(/\/matches\/\{[^}]+\}\/claim\/$/);
+    found.abort = has(/\/matches\/\{[^}]+\}\/abort\/$/);
+    found.accountStream = has(/\/api\/v1\/stream\/$/);
     if (props.computer || paths["/api/v1/computer/"]) {
       found.computer = await loadComputer();
     }
@@ -142,15 +166,42 @@ async function loadFeatures() {
   return found;
 }
 
+function levelOf(item) {
+  return typeof item === "object" && item !== null
+    ? { level: item.level ?? item.name ?? item.id, text: item.description || item.text || "",
+        account: item.account || null }
+    : { level: item, text: "", account: null };
+}
+
+/**
+ * The computer's levels, by rule set: GET computer/ answers
+ * [{rules, levels: [{level, description, account}]}] (docs/api.md); a flat list of
+ * levels (an older shape) counts for every rule set, under "*".
+ */
 async function loadComputer() {
   try {
     const data = await api.get("computer/");
     const list = Array.isArray(data) ? data : data && (data.results || data.levels);
-    const levels = (list || []).map((item) => (typeof item === "object"
-      ? { level: item.level ?? item.name ?? item.id, text: item.description || item.text || "" }
-      : { level: item, text: "" })).filter((l) => l.level !== undefined && l.level !== null);
-    return levels.length ? levels : null;
+    const byRules = {};
+    for (const item of list || []) {
+      if (item && typeof item === "object" && Array.isArray(item.levels)) {
+        byRules[item.rules || "*"] = item.levels.map(levelOf)
+          .filter((l) => l.level !== undefined && l.level !== null);
+      } else {
+        const level = levelOf(item);
+        if (level.level !== undefined && level.level !== null) {
+          (byRules["*"] = byRules["*"] || []).push(level);
+        }
+      }
+    }
+    return Object.values(byRules).some((levels) => levels.length) ? byRules : null;
   } catch {
     return null;
   }
+}
+
+/** The levels that play `rules` (GET computer/ per rule set). */
+export function levelsFor(computer, rules) {
+  if (!computer) return [];
+  return computer[rules] || computer["*"] || [];
 }

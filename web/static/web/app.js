@@ -2,7 +2,7 @@
 // public API (api.js) and the match's event channel (live.js); the board (board.js)
 // draws and takes the player's steps.
 
-import { ApiError, api, features } from "./api.js";
+import { API, ApiError, api, features, levelsFor, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { MatchLive } from "./live.js";
 
@@ -15,6 +15,8 @@ let current = null;   // the open view: { stop() }
 const RULE_NAMES = { long_nardy: "Long Nardy", short_nardy: "Short Nardy",
                      backgammon: "Backgammon", nard: "Nard" };
 const STAKE_NAMES = { none: "No stakes", cube: "Doubling cube", dave: "Dave (raises)" };
+const CLOCKS = [["", "No clock"], ["30", "30 s a turn"], ["60", "1 min a turn"],
+                ["300", "5 min a turn"], ["3600", "1 hour a turn"], ["86400", "1 day a turn"]];
 const HITTING = new Set(["short_nardy", "backgammon", "nard"]);
 const RESULT_NAMES = { single: "single", oyn: "oyn", mars: "mars", koks: "koks",
                        gammon: "gammon", backgammon: "backgammon", refused: "refused raise",
@@ -169,38 +171,51 @@ async function createForm(onCreated) {
   const opponent = field("Opponent", h("input", { name: "opponent", id: "create-opponent",
                                                   autocomplete: "off" }),
                          { class: "opt-invite" });
-  const level = offer.computer ? field("Level", h("select", { name: "computer",
-                                                              id: "create-computer" },
-    offer.computer.map((l) => h("option", { value: l.level, title: l.text },
-                                `${l.level}${l.text ? " — " + l.text : ""}`))),
-                                       { class: "opt-computer" }) : null;
+  const levelSelect = h("select", { name: "computer", id: "create-computer" });
+  const levelText = h("p", { class: "level-text opt-computer", id: "create-level-text" });
+  const level = offer.computer ? field("Level", levelSelect, { class: "opt-computer" }) : null;
   const rules = offer.rules ? field("Rules", h("select", { name: "rules", id: "create-rules" },
     options(offer.rules, RULE_NAMES))) : null;
   const stakes = offer.stakes ? field("Stakes", h("select", { name: "stakes",
                                                               id: "create-stakes" },
     options(offer.stakes, STAKE_NAMES))) : null;
   const progression = offer.progression ? field("Progression", h("select", {
-    name: "progression", id: "create-progression" }, options(offer.progression)),
+    name: "progression", id: "create-progression" }, options(offer.progression, {
+      geometric: "Geometric (1, 2, 4, 8 …)", arithmetic: "Arithmetic (1, 2, 3, 4 …)" })),
   { class: "opt-dave" }) : null;
-  const clock = offer.turnSeconds ? field("Clock", h("select", { name: "turn_seconds" },
-    h("option", { value: "" }, "No clock"), h("option", { value: "60" }, "1 min a turn"),
-    h("option", { value: "300" }, "5 min a turn"), h("option", { value: "86400" }, "1 day a turn")))
-    : null;
+  const clock = offer.turnSeconds ? field("Clock", h("select", { name: "turn_seconds",
+                                                                 id: "create-clock" },
+    CLOCKS.map(([v, t]) => h("option", { value: v }, t))), { class: "opt-clock" }) : null;
   const form = h("form", { class: "card create", id: "create-form",
                            "aria-labelledby": "create-h" },
     h("h2", { id: "create-h" }, "New match"),
-    field("Opponent", modeSelect), opponent, level,
+    field("Opponent", modeSelect), opponent, rules, level,
     field("Length", h("select", { name: "length", id: "create-length" },
                       [1, 3, 5, 7].map((n) => h("option", { value: n },
                                                 `${n} point${n > 1 ? "s" : ""}`)))),
     field("Your colour", h("select", { name: "color", id: "create-color" },
                            options(["random", "white", "black"]))),
-    rules, stakes, progression, clock,
+    stakes, progression, clock, offer.computer ? levelText : null,
     h("button", { type: "submit", id: "create-submit" }, "Create"));
+  const rulesNow = () => (form.querySelector("#create-rules") || {}).value || "long_nardy";
+  const fillLevels = () => {
+    // GET computer/ lists the levels per rule set: only those that play the chosen one.
+    const chosen = levelSelect.value;
+    const levels = levelsFor(offer.computer, rulesNow());
+    levelSelect.replaceChildren(...levels.map((l) => h("option", { value: l.level,
+                                                                    title: l.text },
+                                                         cap(l.level))));
+    if (levels.some((l) => l.level === chosen)) levelSelect.value = chosen;
+    const picked = levels.find((l) => l.level === levelSelect.value);
+    levelText.textContent = picked ? picked.text : "No level plays these rules yet.";
+  };
   const sync = () => {
     const mode = modeSelect.value;
+    if (offer.computer) fillLevels();
     form.querySelectorAll(".opt-invite").forEach((el) => { el.hidden = mode !== "invite"; });
     form.querySelectorAll(".opt-computer").forEach((el) => { el.hidden = mode !== "computer"; });
+    // A hotseat match has no clock: nobody is waiting for anybody.
+    form.querySelectorAll(".opt-clock").forEach((el) => { el.hidden = mode === "hotseat"; });
     const stake = form.querySelector("#create-stakes");
     form.querySelectorAll(".opt-dave").forEach((el) => {
       el.hidden = !stake || stake.value !== "dave"; });
@@ -221,9 +236,14 @@ async function createForm(onCreated) {
     }
     if (stakes && data.get("stakes") && data.get("stakes") !== "none") {
       body.stakes = data.get("stakes");
-      if (body.stakes === "dave" && progression) body.progression = data.get("progression");
+      if (body.stakes === "dave" && progression && data.get("progression")
+          && data.get("progression") !== "geometric") {
+        body.progression = data.get("progression");
+      }
     }
-    if (clock && data.get("turn_seconds")) body.turn_seconds = Number(data.get("turn_seconds"));
+    if (clock && mode !== "hotseat" && data.get("turn_seconds")) {
+      body.turn_seconds = Number(data.get("turn_seconds"));
+    }
     const match = await attempt(() => api.post("matches/", body));
     if (match) onCreated(match);
   });
@@ -237,10 +257,22 @@ function matchTitle(m) {
   return `#${m.id} ${names} · ${rules} · ${m.length} pt${m.length > 1 ? "s" : ""}`;
 }
 
+// The account's own stream (GET stream/: invitations, your_turn, game and match results)
+// tells the lobby when to refresh; without it (or while it is down) the lobby polls.
+const ACCOUNT_EVENTS = ["invitation", "your_turn", "game_over", "match_over", "offer",
+                        "joined", "aborted", "deadline", "message"];
+const POLL_EVERY = 5000;     // ms, without the stream
+const SAFETY_EVERY = 15000;  // ms, with it: open seeks by others are not on the stream
+
 function openLobby() {
   let stopped = false;
   let timer = null;
+  let source = null;
+  let streaming = false;
+  let retry = null;
   const lists = h("div", { class: "lists" });
+  const lobbyLive = h("p", { class: "lobby-live", id: "lobby-live", "data-mode": "polling",
+                             "aria-live": "polite" }, "");
   const root = h("section", { class: "lobby", "aria-label": "Lobby" });
   app.replaceChildren(root);
 
@@ -256,9 +288,57 @@ function openLobby() {
         else { toast(match.status === "open" ? "Seek posted: waiting for an opponent."
                                              : `Invitation sent to ${match.invited}.`);
                refresh(); }
-      }), lists);
+      }), lobbyLive, lists);
+      follow();
     }
     refresh();
+  }
+
+  function setMode(mode) {
+    streaming = mode === "stream";
+    lobbyLive.dataset.mode = mode;
+    lobbyLive.textContent = mode === "stream" ? "● live" : "updating every few seconds";
+  }
+
+  async function follow() {
+    if (source || stopped || !me) return;
+    const offer = await features();
+    setMode("polling");
+    if (!offer.accountStream || typeof EventSource !== "function" || window.__nardNoStream) {
+      return;
+    }
+    let soon = null;
+    const changed = () => {   // a burst of items (on connect) is one refresh
+      clearTimeout(soon);
+      soon = setTimeout(refresh, 150);
+    };
+    source = new EventSource(`${API}stream/`, { withCredentials: true });
+    source.onopen = () => { setMode("stream"); changed(); };
+    for (const type of ACCOUNT_EVENTS) {
+      source.addEventListener(type, (message) => {
+        if (type === "invitation") {
+          try {
+            const d = JSON.parse(message.data);
+            if (d && d.by) toast(`${d.by} invites you to a ${d.length}-point match.`);
+          } catch { /* the refresh shows it anyway */ }
+        }
+        changed();
+      });
+    }
+    source.onmessage = changed;
+    source.onerror = () => {
+      // Closed or refused (401 after a log-out, 429, a server without streams): poll,
+      // and try the stream again later.
+      if (source) source.close();
+      source = null;
+      setMode("polling");
+      if (!stopped) {
+        clearTimeout(timer);
+        timer = setTimeout(refresh, POLL_EVERY);
+        clearTimeout(retry);
+        retry = setTimeout(follow, 30000);
+      }
+    };
   }
 
   const row = (m, ...buttons) => h("li", { class: "match-row", "data-match": m.id,
@@ -314,11 +394,18 @@ function openLobby() {
           })) : null)))
           : h("p", { class: "empty" }, "No matches yet.")) : null,
     );
-    timer = setTimeout(refresh, 5000);
+    timer = setTimeout(refresh, streaming ? SAFETY_EVERY : POLL_EVERY);
   }
 
   build();
-  return { stop() { stopped = true; clearTimeout(timer); } };
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      clearTimeout(retry);
+      if (source) source.close();
+    },
+  };
 }
 
 // --- a match ------------------------------------------------------------------------
@@ -342,6 +429,12 @@ function openMatch(matchId) {
   let refetchTimer = null;
   const gameMoves = new Map();   // finished games' turns, fetched once
   let resignArmed = false;
+  let offer = {};                // the server's features (api.js), once loaded
+  let rolledOff = false;         // a roll_off event exists: too late to abort
+  let clockTimer = null;
+  let lateShown = null;          // the "late" state last rendered, to redraw when it flips
+  let presenceTimer = null;
+  const bots = new Map();        // username → is_bot (public profiles, read once)
 
   const boardHost = h("div", { class: "board-host", id: "board" });
   const title = h("h1", { class: "match-title", id: "match-title" }, `Match #${matchId}`);
@@ -350,6 +443,9 @@ function openMatch(matchId) {
   const headCounter = h("p", { class: "head-counter", id: "head-counter", hidden: true });
   const diceLeft = h("p", { class: "dice-left", id: "dice-left" });
   const stakeLine = h("p", { class: "stake", id: "stake", hidden: true });
+  const clockLine = h("p", { class: "clock", id: "clock", hidden: true, "aria-live": "off" });
+  const dieChoice = h("div", { class: "die-choice", id: "die-choice", hidden: true,
+                               role: "group", "aria-label": "Which die" });
   const actions = h("div", { class: "actions", id: "actions" });
   const liveLine = h("p", { class: "live", id: "live", "data-state": "connecting" },
                      "connecting…");
@@ -357,11 +453,40 @@ function openMatch(matchId) {
   const log = h("ol", { class: "log", id: "log", "aria-label": "Move log" });
   const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
   const panel = h("aside", { class: "panel", "aria-label": "Match" }, title, players,
-    statusLine, result, stakeLine, diceLeft, headCounter, actions, liveLine,
+    statusLine, result, clockLine, stakeLine, diceLeft, headCounter, dieChoice, actions,
+    liveLine,
     h("h2", {}, "Moves"), log, announce);
   app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
 
-  const board = new Board(boardHost, { onMove: (step) => play(step) });
+  const board = new Board(boardHost, { onMove: (step) => play(step),
+                                       chooseDie: (steps) => chooseDie(steps) });
+
+  // Two dice bear the same checker off (or land it on the same point): the player
+  // picks the die; the board waits for the answer (null: put the checker back).
+  let dieChoiceDone = null;
+  function chooseDie(steps) {
+    if (dieChoiceDone) dieChoiceDone(null);
+    return new Promise((resolve) => {
+      const done = dieChoiceDone = (step) => {
+        if (dieChoiceDone !== done) return;
+        dieChoiceDone = null;
+        dieChoice.hidden = true;
+        dieChoice.replaceChildren();
+        resolve(step);
+      };
+      const where = (step) => (step.to === 0 ? "bear off" : `to ${step.to}`);
+      const sorted = [...steps].sort((a, b) => a.die - b.die);
+      dieChoice.replaceChildren(
+        h("span", { class: "label" }, `Which die? ${cap(where(sorted[0]))} with:`),
+        ...sorted.map((step) => button(`the ${step.die}`, () => done(step), {
+          class: "primary", "data-die": step.die,
+          "aria-label": `${cap(where(step))} with the ${step.die}` })),
+        button("Cancel", () => done(null), { class: "link", "data-die": "" }));
+      dieChoice.hidden = false;
+      const first = dieChoice.querySelector("button");
+      if (first) first.focus();
+    });
+  }
 
   const mySides = () => {
     if (!match || !me) return [];
@@ -427,8 +552,11 @@ function openMatch(matchId) {
     if (!answer || !answer.roll) return;
     const r = answer.roll;
     if (r.kind === "roll-off") {
+      // Backgammon (H5): the higher die plays both roll-off dice at once as its first turn.
+      const opening = r.dice && r.dice.length ? `, playing ${r.dice.join("-")} now` : "";
       const outcome = r.result === "tie" ? " — a tie, roll again"
-        : r.result === "white" || r.result === "black" ? ` — ${cap(r.result)} starts` : "";
+        : r.result === "white" || r.result === "black"
+          ? ` — ${cap(r.result)} starts${opening}` : "";
       toast(`${cap(r.side)} rolled ${r.die}${outcome}`);
     } else if (r.passed) {
       toast(`${cap(r.side)} rolled ${r.dice.join("-")}: no legal move, the turn passes.`);
@@ -437,7 +565,11 @@ function openMatch(matchId) {
 
   async function play(step) {
     const answer = await act("moves", { steps: [step] });
-    if (answer && (answer.applied || []).some((a) => a.hit)) toast("Hit!");
+    const hit = answer && (answer.applied || []).find((a) => a.hit);
+    if (hit) {
+      toast(`Hit! ${stepText(hit)}: the blot goes to the bar.`);
+      announce.textContent = `Hit on ${hit.to}: the opponent's checker goes to the bar`;
+    }
   }
 
   function button(label, fn, attrs = {}) {
@@ -450,11 +582,25 @@ function openMatch(matchId) {
     const sides = mySides();
     const youAre = m.hotseat ? "" : sides.length ? ` (you: ${sides[0]})` : " (watching)";
     title.textContent = matchTitle(m);
+    const presence = (colour) => {
+      // state.presence (clocks): seen in the last minute. A word, not colour alone.
+      if (!s || !s.presence || m.hotseat || m.status !== "active") return null;
+      if (bots.get(m[colour])) {
+        // The computer is never "seen" (API: presence is false for bot accounts).
+        return h("span", { class: "presence bot", id: `presence-${colour}`,
+                           "data-online": "bot" }, "computer");
+      }
+      const on = Boolean(s.presence[colour]);
+      return h("span", { class: `presence ${on ? "on" : "off"}`, id: `presence-${colour}`,
+                         "data-online": on ? "true" : "false",
+                         title: on ? "seen in the last minute" : "not seen for a minute" },
+               h("span", { class: "dot", "aria-hidden": "true" }), on ? "online" : "away");
+    };
     players.replaceChildren(
       h("span", { class: "player white" }, h("span", { class: "swatch white" }), " White: ",
-        h("strong", {}, m.white || "—")),
+        h("strong", {}, m.white || "—"), presence("white")),
       h("span", { class: "player black" }, h("span", { class: "swatch black" }), " Black: ",
-        h("strong", {}, m.black || m.invited || "—")),
+        h("strong", {}, m.black || m.invited || "—"), presence("black")),
       h("span", { class: "score", id: "score" },
         `Score ${m.score.white}–${m.score.black} of ${m.length}${youAre}`));
 
@@ -496,9 +642,19 @@ function openMatch(matchId) {
       ? `Dice left: ${s.dice_left.join(", ")}` : "";
     stakeLine.hidden = !hasStakes();
     if (hasStakes() && s) {
+      const crawford = m.crawford_game && m.crawford_game === s.game;
+      const holder = { both: "either side", white: "White", black: "Black" }[s.may_offer];
       stakeLine.textContent = `Stake ${s.stake ?? 1}`
-        + (s.may_offer && s.may_offer !== "none" ? ` · may raise: ${s.may_offer}` : "");
+        + (m.stakes === "cube" ? " (cube)" : m.stakes === "dave" ? " (dave)" : "")
+        + (crawford ? " · Crawford game: no raises"
+          : holder ? ` · may raise: ${holder}`
+          : m.length === 1 ? " · no raises in a 1-point match" : " · no more raises")
+        + (m.crawford_game && m.crawford_game < s.game ? " · after Crawford" : "");
+      stakeLine.dataset.stake = s.stake ?? 1;
+      stakeLine.dataset.mayOffer = s.may_offer || "";
+      stakeLine.dataset.crawford = crawford ? "true" : "false";
     }
+    renderClock();
 
     actions.replaceChildren();
     if (canAct && (s.phase === "roll" || s.phase === "roll-off")) {
@@ -507,12 +663,24 @@ function openMatch(matchId) {
     }
     if (canAct && s.phase === "roll" && hasStakes()
         && (s.may_offer === "both" || s.may_offer === s.turn)) {
-      actions.append(button("Offer a raise", () => act("offer"), { id: "offer" }));
+      const next = m.stakes === "dave" && m.progression === "arithmetic"
+        ? (s.stake ?? 1) + 1 : (s.stake ?? 1) * 2;
+      actions.append(button(`Offer ${m.stakes === "cube" ? "a double" : "a raise"} (to ${next})`,
+                            () => act("offer"), { id: "offer" }));
     }
     if (canAct && s.phase === "offer") {
       actions.append(button(`Accept (stake ${s.offer ? s.offer.stake : ""})`, () => act("accept"),
                             { id: "accept", class: "primary" }),
                      button("Refuse (lose the game)", () => act("refuse"), { id: "refuse" }));
+    }
+    const late = lateNow();
+    if (late && late.claimers.length) {
+      actions.append(button(`Claim the game (${late.late.map(cap).join(", ")} is late)`,
+                            () => act("claim"), { id: "claim", class: "danger" }));
+    }
+    if (offer.abort && m.status === "active" && sides.length && s && s.game === 1
+        && s.phase === "roll-off" && !rolledOff && !ro.white && !ro.black) {
+      actions.append(button("Abort (no result)", () => act("abort"), { id: "abort" }));
     }
     if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
       const who2 = m.hotseat && s.turn ? ` (${s.turn})` : "";
@@ -567,6 +735,70 @@ function openMatch(matchId) {
     }
   }
 
+  // --- clocks (state.deadline, issue 17) ---
+  /** The sides the clock runs for now: the side in turn; in a roll-off, each side that
+   *  has not rolled its die. */
+  function clockSides() {
+    const s = match && match.state;
+    if (!s || match.status !== "active") return [];
+    if (s.phase === "roll-off") {
+      const ro = s.roll_off || {};
+      return ["white", "black"].filter((c) => ro[c] === null || ro[c] === undefined);
+    }
+    return s.turn ? [s.turn] : [];
+  }
+
+  /** Past the deadline: who is late and which of our sides may claim (one late side). */
+  function lateNow() {
+    const s = match && match.state;
+    if (!offer.clocks || !s || !s.deadline || match.status !== "active") return null;
+    if (Date.parse(s.deadline) > serverNow()) return null;
+    const late = clockSides();
+    const claimers = late.length === 1 ? mySides().filter((c) => !late.includes(c)) : [];
+    return { late, claimers };
+  }
+
+  function clockText(ms) {
+    const total = Math.max(0, Math.round(ms / 1000));
+    const hours = Math.floor(total / 3600), min = Math.floor((total % 3600) / 60);
+    const sec = String(total % 60).padStart(2, "0");
+    return hours ? `${hours}:${String(min).padStart(2, "0")}:${sec}` : `${min}:${sec}`;
+  }
+
+  function renderClock() {
+    const s = match && match.state;
+    const on = Boolean(offer.clocks && s && s.deadline && match.status === "active");
+    clockLine.hidden = !on;
+    if (!on) {
+      clearInterval(clockTimer);
+      clockTimer = null;
+      lateShown = null;
+      return;
+    }
+    const left = Date.parse(s.deadline) - serverNow();
+    const sides = clockSides();
+    const names = sides.length ? sides.map(cap).join(" and ") : cap(s.turn || "");
+    const mine = sides.some((c) => mySides().includes(c)) && !match.hotseat;
+    const limit = match.turn_seconds ? ` (${clockText(match.turn_seconds * 1000)} a turn)` : "";
+    clockLine.dataset.late = left <= 0 ? "true" : "false";
+    clockLine.dataset.seconds = String(Math.max(0, Math.round(left / 1000)));
+    clockLine.dataset.side = sides.join(" ");
+    clockLine.classList.toggle("urgent", left > 0 && left < 10000);
+    clockLine.textContent = left > 0
+      ? `Clock: ${mine ? "You" : names}: ${clockText(left)} left to act${limit}`
+      : `Clock: ${mine ? "You are" : `${names} ${sides.length > 1 ? "are" : "is"}`} past the `
+        + `deadline${mine ? ": the other side may claim the game" : ""}`;
+    const late = left <= 0;
+    if (lateShown !== null && lateShown !== late) {
+      lateShown = late;
+      render();   // the claim button comes (or goes)
+      return;
+    }
+    lateShown = late;
+    if (!clockTimer) clockTimer = setInterval(() => { if (!stopped && match) renderClock(); },
+                                              250);
+  }
+
   async function loadLog() {
     const games = await attempt(() => api.get(`matches/${matchId}/games/`), { quiet: true });
     if (!games || stopped) return;
@@ -617,6 +849,7 @@ function openMatch(matchId) {
   function onEvents(events) {
     for (const e of events) {
       const d = e.data || {};
+      if (e.type === "roll_off") rolledOff = true;
       const mine = mySides().includes(d.side) && !(match && match.hotseat);
       if (e.type === "step" && !mine) {
         announce.textContent = `${cap(d.side)} played ${stepText(d)}`;
@@ -633,8 +866,25 @@ function openMatch(matchId) {
   }
 
   (async () => {
+    offer = await features();
     await load();
     if (stopped || !match) return;
+    if (!match.hotseat) {
+      await Promise.all(["white", "black"].map(async (colour) => {
+        const name = match[colour];
+        if (!name || bots.has(name)) return;
+        const profile = await attempt(() => api.get(`accounts/users/${encodeURIComponent(name)}/`),
+                                      { quiet: true });
+        bots.set(name, Boolean(profile && profile.is_bot));
+      }));
+      render();
+    }
+    if (offer.clocks && !match.hotseat) {
+      // Presence (seen in the last minute) changes without events: read it now and then.
+      presenceTimer = setInterval(() => {
+        if (match && match.status === "active" && !busy) refetch(0);
+      }, 20000);
+    }
     live = new MatchLive(matchId, {
       after: await lastSeq(),
       onEvents,
@@ -652,6 +902,7 @@ function openMatch(matchId) {
 
   async function lastSeq() {
     const events = await attempt(() => api.get(`matches/${matchId}/events/`), { quiet: true });
+    if (events && events.some((e) => e.type === "roll_off")) rolledOff = true;
     return events && events.length ? events[events.length - 1].seq : 0;
   }
 
@@ -659,6 +910,9 @@ function openMatch(matchId) {
     stop() {
       stopped = true;
       clearTimeout(refetchTimer);
+      clearInterval(clockTimer);
+      clearInterval(presenceTimer);
+      if (dieChoiceDone) dieChoiceDone(null);
       if (live) live.stop();
     },
   };

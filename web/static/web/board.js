@@ -145,10 +145,14 @@ export function diceUsage(dice, left) {
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 export class Board {
-  constructor(host, { onMove = () => {}, onSelect = () => {} } = {}) {
+  constructor(host, { onMove = () => {}, onSelect = () => {}, chooseDie = null } = {}) {
     this.host = host;
     this.onMove = onMove;
     this.onSelect = onSelect;
+    // chooseDie(steps) → Promise<step | null>: when two dice take the selected checker to
+    // the same place (bearing off with a 5 or a 6), the player picks; without it the
+    // smaller die is played (the larger stays for another checker).
+    this.chooseDie = chooseDie;
     this.selected = null;   // a source key: "p13" or "bar"
     this.focusKey = null;
     this.data = null;
@@ -188,26 +192,40 @@ export class Board {
     return new Set(steps.map((s) => this.keyOf(s.from)));
   }
 
-  /** The legal steps from the selected source, by destination key. */
+  /** The legal steps from the selected source, by destination key: the one with the
+   *  smallest die first, then any other die landing there (bearing off with a 5 or a 6). */
   landings() {
     const out = new Map();
     if (!this.selected || !this.data || !this.data.interactive) return out;
     for (const step of this.data.legalSteps || []) {
       if (this.keyOf(step.from) !== this.selected) continue;
       const key = this.keyOf(step.to);
-      // Bearing off may take more than one die; the smallest that fits is played
-      // (the larger stays for another checker).
-      if (!out.has(key) || step.die < out.get(key).die) out.set(key, step);
+      const list = out.get(key) || [];
+      if (!list.some((s) => s.die === step.die)) list.push(step);
+      list.sort((a, b) => a.die - b.die);
+      out.set(key, list);
     }
     return out;
   }
 
   press(key) {
     const landings = this.landings();
+    if (this.choosing) return;
     if (landings.has(key)) {
-      const step = landings.get(key);
+      const steps = landings.get(key);
+      const emit = (step) => this.onMove({ from: step.from, to: step.to, die: step.die });
+      if (steps.length > 1 && this.chooseDie) {
+        this.choosing = true;
+        this.render();
+        Promise.resolve(this.chooseDie(steps)).then((step) => {
+          this.choosing = false;
+          this.selected = null;   // played, or put back
+          if (step) emit(step); else this.render();
+        });
+        return;
+      }
       this.selected = null;
-      this.onMove({ from: step.from, to: step.to, die: step.die });
+      emit(steps[0]);
       return;
     }
     const sources = this.sources();
@@ -291,6 +309,7 @@ export class Board {
     if (flags.selected) text += ", selected";
     else if (flags.source) text += ", can move";
     if (flags.landing) text += ", legal landing";
+    if (flags.dice && flags.dice.length > 1) text += `, with the ${flags.dice.join(" or the ")}`;
     if (flags.hits) text += ", hits";
     return text;
   }
@@ -339,14 +358,15 @@ export class Board {
       const place = g.places[key];
       const count = points[String(p)] || 0;
       const flags = { source: sources.has(key), selected: this.selected === key,
-                      landing: landings.has(key) };
+                      landing: landings.has(key),
+                      dice: (landings.get(key) || []).map((st) => st.die) };
       // H7: landing on a lone opposing checker hits it.
       flags.hits = flags.landing && this.data.hitting && count === -1;
       parts.push(this.pointSvg(key, place, p, count, flags));
       this.focusable.push(key);
     }
     for (const label of g.labels) {
-      parts.push(`<text class="point-number${label.p === 24 ? " head" : ""}" x="${label.x}"
+      parts.push(`<text class="point-number${label.p === 24 && !this.data.hitting ? " head" : ""}" x="${label.x}"
         y="${label.y}" text-anchor="middle" aria-hidden="true">${label.p}</text>`);
     }
 
@@ -361,7 +381,8 @@ export class Board {
     }
     // Off trays: ours is a landing when bearing off is legal.
     parts.push(this.trayLike("off", g.places.off, off.mine || 0, mine,
-                             { source: false, selected: false, landing: landings.has("off") }, "off"));
+                             { source: false, selected: false, landing: landings.has("off"),
+                               dice: (landings.get("off") || []).map((st) => st.die) }, "off"));
     parts.push(this.trayLike("offTheirs", g.places.offTheirs, off.theirs || 0, theirs, null, "off"));
     this.focusable.push("off");
 
@@ -519,6 +540,10 @@ export class Board {
       out.push(`<g class="landing-spot" aria-hidden="true"><circle cx="${place.cx}"
         cy="${place.cy}" r="${Math.min(R - 3, place.w / 2 - 6)}"/><circle cx="${place.cx}"
         cy="${place.cy}" r="5" class="dot"/></g>`);
+      if (flags.dice && flags.dice.length > 1) {
+        out.push(`<text class="dice-hint" x="${place.cx}" y="${place.cy + R + 18}"
+          text-anchor="middle" aria-hidden="true">${flags.dice.join(" / ")}</text>`);
+      }
     }
     if (focusable) {
       out.push(`<rect class="focus-ring" x="${place.x + 1}" y="${place.y + 1}"
