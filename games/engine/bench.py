@@ -22,30 +22,33 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .hitting import HITTING_RULESETS, HitPosition, HittingGame
-from .longnardy import legal_plays
+from .longnardy import LongNardy, legal_plays
 from .position import Position
+from .ruleset import BoardPosition, RuleSet
 from .types import BLACK, WHITE, Side
+
+LONG_NARDY: RuleSet = LongNardy()
 
 ROLLS: tuple[tuple[int, int], ...] = tuple(
     (a, b) for a in range(1, 7) for b in range(1, a + 1))
 
 
-def play_game(rng: random.Random, max_turns: int = 10_000) -> tuple[int, int]:
-    """One random game; returns (turns, legal_plays calls' total plays listed)."""
-    position = Position.initial()
-    side: Side = WHITE if rng.random() < 0.5 else 1 - WHITE
-    first = [True, True]
+def play_game(rng: random.Random, max_turns: int = 10_000,
+              rules: RuleSet = LONG_NARDY) -> tuple[int, int]:
+    """One random game of ``rules``; returns (turns, legal_plays calls' total plays
+    listed). Each side's first turn is the game's first or second (R12)."""
+    position = rules.initial()
+    side: Side = WHITE if rng.random() < 0.5 else BLACK
     listed = 0
     for turn in range(1, max_turns + 1):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = legal_plays(position, side, dice, first[side])
+        plays = rules.legal_plays(position, side, dice, turn <= 2)
         listed += len(plays)
-        first[side] = False
         position = plays[rng.randrange(len(plays))].position
-        if position.outcome() is not None:
+        if rules.outcome(position) is not None:
             return turn, listed
         side = 1 - side
     raise RuntimeError("game did not finish")  # pragma: no cover
@@ -100,12 +103,13 @@ def stress_positions(seed: int, count: int = 40) -> Iterator[tuple[Position, Sid
         made += 1
 
 
-def bench_games(seed: int, games: int) -> tuple[float, int, int]:
+def bench_games(seed: int, games: int, rules: RuleSet = LONG_NARDY,
+                ) -> tuple[float, int, int]:
     rng = random.Random(seed)
     turns = listed = 0
     start = time.perf_counter()
     for _ in range(games):
-        t, n = play_game(rng)
+        t, n = play_game(rng, rules=rules)
         turns += t
         listed += n
     return time.perf_counter() - start, turns, listed
@@ -119,51 +123,28 @@ def bench_corpus(seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, len(queries)
 
 
-def bench_worst(seed: int, repeat: int) -> tuple[float, str, int]:
+def bench_worst(seed: int, repeat: int, rules: RuleSet = LONG_NARDY,
+                ) -> tuple[float, str, int]:
+    """The worst best-of-``repeat`` query time over the stress set of ``rules``."""
     worst = 0.0
     worst_case = ""
     queries = 0
     rolls = [(d, d) for d in range(1, 7)] + [(6, 5), (2, 1), (4, 3)]
-    for position, side in stress_positions(seed):
+    stress: Iterable[tuple[BoardPosition, Side]] = (
+        ((p, WHITE) for p in hitting_stress_positions(rules, seed))
+        if isinstance(rules, HittingGame) else stress_positions(seed))
+    for position, side in stress:
         for dice in rolls:
             best = float("inf")
             for _ in range(repeat):
                 start = time.perf_counter()
-                plays = legal_plays(position, side, dice, False)
+                plays = rules.legal_plays(position, side, dice, False)
                 best = min(best, time.perf_counter() - start)
             queries += 1
             if best > worst:
                 worst = best
                 worst_case = f"{position.to_id()} {dice[0]}-{dice[1]}: {len(plays)} plays"
     return worst, worst_case, queries
-
-
-def play_hitting_game(rules: HittingGame, rng: random.Random,
-                      max_turns: int = 10_000) -> tuple[int, int]:
-    """One random game of a hitting game; returns (turns, plays listed)."""
-    position = rules.initial()
-    side: Side = WHITE if rng.random() < 0.5 else BLACK
-    listed = 0
-    for turn in range(1, max_turns + 1):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = rules.legal_plays(position, side, dice, turn <= 2)
-        listed += len(plays)
-        position = plays[rng.randrange(len(plays))].position
-        if position.outcome() is not None:
-            return turn, listed
-        side = 1 - side
-    raise RuntimeError("game did not finish")  # pragma: no cover
-
-
-def bench_hitting_games(rules: HittingGame, seed: int, games: int) -> tuple[float, int, int]:
-    rng = random.Random(seed)
-    turns = listed = 0
-    start = time.perf_counter()
-    for _ in range(games):
-        t, n = play_hitting_game(rules, rng)
-        turns += t
-        listed += n
-    return time.perf_counter() - start, turns, listed
 
 
 def hitting_stress_positions(rules: HittingGame, seed: int, count: int = 40,
@@ -204,25 +185,6 @@ def hitting_stress_positions(rules: HittingGame, seed: int, count: int = 40,
         made += 1
 
 
-def bench_hitting_worst(rules: HittingGame, seed: int, repeat: int) -> tuple[float, str, int]:
-    worst = 0.0
-    worst_case = ""
-    queries = 0
-    rolls = [(d, d) for d in range(1, 7)] + [(6, 5), (2, 1), (4, 3)]
-    for position in hitting_stress_positions(rules, seed):
-        for dice in rolls:
-            best = float("inf")
-            for _ in range(repeat):
-                start = time.perf_counter()
-                plays = rules.legal_plays(position, WHITE, dice, False)
-                best = min(best, time.perf_counter() - start)
-            queries += 1
-            if best > worst:
-                worst = best
-                worst_case = f"{position.to_id()} {dice[0]}-{dice[1]}: {len(plays)} plays"
-    return worst, worst_case, queries
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=300)
@@ -244,14 +206,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"stress: {n} queries, worst {worst * 1e3:.2f} ms ({case})")
     for rules in HITTING_RULESETS:
         cpu = time.process_time()
-        elapsed, turns, listed = bench_hitting_games(rules, args.seed, args.games)
+        elapsed, turns, listed = bench_games(args.seed, args.games, rules)
         cpu_rate = args.games / (time.process_time() - cpu)
         rate = args.games / elapsed
         print(f"{rules.name} self-play: {args.games} games, {turns} turns in {elapsed:.2f} s: "
               f"{rate:.1f} games/s ({rate / long_rate:.0%} of long_nardy; by CPU time "
               f"{cpu_rate / long_cpu_rate:.0%}), {turns / elapsed:.0f} turns/s, "
               f"{listed / turns:.1f} plays per turn")
-        worst, case, n = bench_hitting_worst(rules, args.seed, args.repeat)
+        worst, case, n = bench_worst(args.seed, args.repeat, rules)
         print(f"{rules.name} stress: {n} queries, worst {worst * 1e3:.2f} ms ({case})")
 
 

@@ -24,16 +24,18 @@ intermediate stop is judged (R10, R16) and each distinct result is found once.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Final
+from functools import cached_property, partial
+from typing import ClassVar, Final
 
 from . import notation
 from .errors import IllegalMoveError, InvalidPositionError, NotationError
-from .moves import Play, Step, parse_play
+from .forced import Firsts, Search, search
+from .moves import Play, Step
 from .position import Outcome, Position, resign_outcome
 from .ruleset import BoardPosition
+from .turnbase import TurnBase, check_dice, check_dice_left, dice_text, dice_to_play, err
 from .types import CHECKERS, HEAD, WHITE, Side, check_side, side_name
 
 # ---------------------------------------------------------------------------
@@ -148,13 +150,12 @@ def _forbidden_for(opp: int) -> tuple[tuple[int, ...], ...]:
 
 # A layer maps a board key to (occ, head_left, steps so far).
 _Layer = dict[int, tuple[int, int, tuple[Step, ...]]]
-_Firsts = dict[int, set[Step]]
 
 
-def _expand(layer: _Layer, d: int, mover: _Mover, forb: tuple[tuple[int, ...], ...],
+def _expand(mover: _Mover, forb: tuple[tuple[int, ...], ...], layer: _Layer, d: int,
             nxt: _Layer, ended: _Layer,
-            firsts_in: _Firsts | None, firsts_out: _Firsts | None,
-            ended_firsts: _Firsts | None) -> None:
+            firsts_in: Firsts | None, firsts_out: Firsts | None,
+            ended_firsts: Firsts | None) -> None:
     """Play die ``d`` once from every state of ``layer`` in every legal way.
 
     New states go to ``nxt`` (or ``ended`` when the 15th checker is off, R28).
@@ -212,98 +213,18 @@ def _expand(layer: _Layer, d: int, mover: _Mover, forb: tuple[tuple[int, ...], .
                 fo[key2] = set(firsts_in[key]) if firsts_in is not None else {step}
 
 
-@dataclass(slots=True)
-class _Search:
-    """The result of a search: the final states and what the forced-play rules allow."""
-
-    finals: _Layer
-    firsts: set[Step]
-    max_dice: int
-    """Dice the maximal plays use (R19/R20); a play that ends the game (R28) counts the
-    dice it used, so where some order plays more dice, that order must be played."""
-    both_possible: bool = False
-    """Non-double with two dice left: some play uses both (R19)."""
+_Search = Search[tuple[int, int, tuple[Step, ...]]]
+"""What :func:`_search` finds (see :mod:`.forced`)."""
 
 
 def _search(mover: _Mover, head: int, dice_left: tuple[int, ...], want_firsts: bool,
             ) -> _Search:
     """All complete plays allowed by R19-R21 from one state (see the module doc)."""
     root: _Layer = {mover.key: (mover.occ, head, ())}
-    n = len(dice_left)
-    if n == 0 or mover.key == 0:
-        return _Search(root, set(), 0)
-    forb = _forbidden_for(mover.opp)
-    if n == 1 or dice_left[0] == dice_left[1]:
-        d = dice_left[0]
-        cur, cur_f = root, None
-        depth = 0
-        ended_at: list[tuple[int, _Layer, _Firsts | None]] = []  # games ended, by dice used
-        for _ in range(n):
-            nxt: _Layer = {}
-            nxt_f: _Firsts | None = {} if want_firsts else None
-            gone: _Layer = {}
-            gone_f: _Firsts | None = {} if want_firsts else None
-            _expand(cur, d, mover, forb, nxt, gone, cur_f, nxt_f, gone_f)
-            if gone:
-                ended_at.append((depth + 1, gone, gone_f))
-            if not nxt:
-                break
-            cur, cur_f = nxt, nxt_f
-            depth += 1
-        best = max([depth, *(used for used, _, _ in ended_at)])
-        if best == 0:
-            return _Search(root, set(), 0)
-        finals: _Layer = {}
-        firsts: set[Step] = set()
-        kept = [(layer, layer_f) for used, layer, layer_f in ended_at if used == best]
-        if depth == best:
-            kept.append((cur, cur_f))
-        for layer, layer_f in kept:
-            finals.update(layer)
-            if layer_f:
-                firsts.update(*layer_f.values())
-        return _Search(finals, firsts, best)
-
-    big, small = dice_left
-    layer_a: _Layer = {}
-    layer_b: _Layer = {}
-    end_a: _Layer = {}
-    end_b: _Layer = {}
-    fa: _Firsts | None = {} if want_firsts else None
-    fb: _Firsts | None = {} if want_firsts else None
-    fea: _Firsts | None = {} if want_firsts else None
-    feb: _Firsts | None = {} if want_firsts else None
-    _expand(root, big, mover, forb, layer_a, end_a, None, fa, fea)
-    _expand(root, small, mover, forb, layer_b, end_b, None, fb, feb)
-    layer_2: _Layer = {}
-    ended: _Layer = {}
-    f2: _Firsts | None = {} if want_firsts else None
-    fe2: _Firsts | None = {} if want_firsts else None
-    _expand(layer_a, small, mover, forb, layer_2, ended, fa, f2, fe2)
-    _expand(layer_b, big, mover, forb, layer_2, ended, fb, f2, fe2)
-    groups: tuple[tuple[_Layer, _Firsts | None], ...]
-    if layer_2 or ended:  # R19: some order plays both dice, so both must be played
-        groups = ((ended, fe2), (layer_2, f2))
-        max_dice = 2
-        both = True
-    elif layer_a or end_a:  # R21: only one die plays, the larger if it can
-        groups = ((end_a, fea), (layer_a, fa))
-        max_dice = 1
-        both = False
-    elif layer_b or end_b:
-        groups = ((end_b, feb), (layer_b, fb))
-        max_dice = 1
-        both = False
-    else:
-        return _Search(root, set(), 0)
-    finals = {}
-    firsts = set()
-    for layer, layer_f in groups:
-        for k, v in layer.items():
-            finals.setdefault(k, v)
-        if layer_f:
-            firsts.update(*layer_f.values())
-    return _Search(finals, firsts, max_dice, both)
+    if mover.key == 0:
+        return Search(root, set(), 0)
+    return search(partial(_expand, mover, _forbidden_for(mover.opp)), root, dice_left,
+                  want_firsts)
 
 
 # ---------------------------------------------------------------------------
@@ -396,20 +317,6 @@ def _head_allowance(dice: tuple[int, int], first_turn: bool) -> int:
     return 2 if first_turn and dice[0] == dice[1] and dice[0] in (6, 4, 3) else 1
 
 
-def _check_dice(dice: object) -> tuple[int, int]:
-    if (not isinstance(dice, tuple | list) or len(dice) != 2
-            or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6
-                   for d in dice)):
-        raise ValueError(f"dice must be two ints 1..6, not {dice!r}")
-    return (dice[0], dice[1])
-
-
-def _dice_to_play(dice: tuple[int, int]) -> tuple[int, ...]:
-    """R9: four of a double, else the two dice high to low."""
-    a, b = dice
-    return (a,) * 4 if a == b else ((a, b) if a > b else (b, a))
-
-
 def legal_plays(position: Position, side: Side, dice: tuple[int, int],
                 first_turn: bool = False) -> list[Play]:
     """Every legal complete play for ``side`` rolling ``dice`` (R9-R28).
@@ -424,18 +331,18 @@ def legal_plays(position: Position, side: Side, dice: tuple[int, int],
     ['24/21 24/21 21/18 21/18', '24/21 24/21 21/18 18/15']
     """
     side = check_side(side)
-    dice = _check_dice(dice)
+    dice = check_dice(dice)
     if position.outcome() is not None:
         return [Play((), position)]
     return _plays_from(_Mover.of(position, side), _head_allowance(dice, first_turn),
-                       _dice_to_play(dice))
+                       dice_to_play(dice))
 
 
 # ---------------------------------------------------------------------------
 # The turn state.
 
 @dataclass(frozen=True)
-class TurnState:
+class TurnState(TurnBase):
     """One side's turn in progress: what is left to play and what may leave the head.
 
     Immutable: :meth:`apply` returns the next state. ``dice_left`` is sorted high
@@ -452,13 +359,7 @@ class TurnState:
 
     def __post_init__(self) -> None:
         check_side(self.side)
-        if not isinstance(self.dice, tuple):
-            raise ValueError(f"dice must be a tuple, not {self.dice!r}")
-        allowed = _dice_to_play(_check_dice(self.dice))
-        left = self.dice_left
-        if (not isinstance(left, tuple) or list(left) != sorted(left, reverse=True)
-                or any(left.count(d) > allowed.count(d) for d in left)):
-            raise ValueError(f"dice_left {left!r} is not part of the roll {self.dice!r}")
+        check_dice_left(self.dice, self.dice_left)
         if not 0 <= self.head_left <= _head_allowance(self.dice, self.first_turn):
             raise ValueError(f"head_left {self.head_left!r} is more than R11/R12 allow")
 
@@ -470,8 +371,8 @@ class TurnState:
         ``first_turn``: this is ``side``'s first turn of this game (R12).
         Raises ``ValueError`` for bad dice or side.
         """
-        dice = _check_dice(dice)
-        return cls(position, check_side(side), dice, _dice_to_play(dice),
+        dice = check_dice(dice)
+        return cls(position, check_side(side), dice, dice_to_play(dice),
                    _head_allowance(dice, first_turn), bool(first_turn))
 
     # -- queries -------------------------------------------------------------
@@ -483,33 +384,14 @@ class TurnState:
     @cached_property
     def _search_result(self) -> _Search:
         if self.position.outcome() is not None:
-            return _Search({}, set(), 0)
+            return Search({}, set(), 0)
         return _search(self._mover, self.head_left, self.dice_left, True)
-
-    def outcome(self) -> Outcome | None:
-        return self.position.outcome()
-
-    def legal_steps(self) -> tuple[Step, ...]:
-        """R24: the first steps of the complete plays R19-R21 allow from here.
-
-        Sorted by source (high first), then die (high first). Empty when the turn
-        is over.
-        """
-        return self._legal_steps
-
-    @cached_property
-    def _legal_steps(self) -> tuple[Step, ...]:
-        return tuple(sorted(self._search_result.firsts, key=lambda s: (-s.src, -s.die)))
 
     def plays(self) -> list[Play]:
         """The complete plays from this stop on (same contract as :func:`legal_plays`)."""
         if self.position.outcome() is not None:
             return [Play((), self.position)]
         return _plays_from(self._mover, self.head_left, self.dice_left)
-
-    def max_dice(self) -> int:
-        """How many more dice the maximal plays use from here (R19-R21)."""
-        return self._search_result.max_dice
 
     def head_may_leave(self) -> int:
         """R13: ``head_left`` while a legal next step leaves the head, else 0."""
@@ -519,69 +401,16 @@ class TurnState:
         """Always ``False``: Long Nardy has no hitting (R6)."""
         return False
 
-    def is_turn_over(self) -> bool:
-        """No dice left, no legal step (R23) or the game is over (R28)."""
-        return not self.dice_left or not self.legal_steps()
-
-    def pass_reason(self) -> str | None:
-        """``"no legal move"`` when dice remain but none can be played (R23), else None."""
-        if self.dice_left and self.position.outcome() is None and not self.legal_steps():
-            return "no legal move"
-        return None
-
     # -- moving --------------------------------------------------------------
 
-    def apply(self, step: Step) -> TurnState:
-        """Play one step; returns the next state.
+    GAME_OVER: ClassVar[str] = "the game is over (R28)"
+    FORCED_RULES: ClassVar[tuple[str, str, str]] = ("R19", "R21", "R20")
 
-        A step with ``die == 0`` (an unspecified bear-off die) is resolved first.
-        Raises :class:`IllegalMoveError` (``.reason`` says why) unless the step is
-        one of :meth:`legal_steps`.
-        """
-        if not isinstance(step, Step):
-            raise TypeError(f"apply() takes a Step, not {type(step).__name__}")
-        if step.die == 0:
-            step = self.resolve(step.src, step.dst)
-        elif step not in self.legal_steps():
-            raise self._diagnose(step)
-        return self._after(step)
-
-    def apply_all(self, steps: Iterable[Step] | str) -> TurnState:
-        """Apply steps in order (text is read with :func:`parse_play`)."""
-        state = self
-        for step in parse_play(steps) if isinstance(steps, str) else steps:
-            state = state.apply(step)
-        return state
-
-    def resolve(self, src: int, dst: int) -> Step:
-        """The legal step from ``src`` to ``dst`` (0 = off), finding its die.
-
-        Raises :class:`IllegalMoveError`: ``ambiguous_die`` when several dice bear
-        off from ``src`` legally, else the reason the move is refused.
-        """
-        if self.position.outcome() is not None:
-            raise _err("game_over", "the game is over (R28)")
-        for name, value in (("src", src), ("dst", dst)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise _err("invalid_step", f"step {name} must be an int, not {value!r}")
+    def _not_a_step(self, src: int, dst: int) -> IllegalMoveError | None:
         if not 1 <= src <= 24 or not 0 <= dst < src or (dst and src - dst > 6):
-            raise _err("invalid_step",
+            return err("invalid_step",
                        f"{src}/{dst or 'off'} is not a step: points run 24..1 (R4) by 1..6")
-        matches = [s for s in self.legal_steps() if s.src == src and s.dst == dst]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            dice = " or ".join(str(s.die) for s in matches)
-            raise _err("ambiguous_die", f"{src}/off can be played with a {dice}: say which die")
-        if dst:
-            raise self._diagnose(Step(src, dst))
-        fitting = sorted((d for d in set(self.dice_left) if d >= src), key=lambda d: d - src)
-        if not fitting:
-            if not self.dice_left:
-                raise _err("turn_over", "no dice left this turn")
-            raise _err("no_such_die", f"no die left bears off from {src} "
-                                      f"(dice left: {_dice_text(self.dice_left)})")
-        raise self._diagnose(Step(src, 0, fitting[0]))
+        return None
 
     def _after(self, step: Step) -> TurnState:
         side = self.side
@@ -601,55 +430,44 @@ class TurnState:
 
     def _diagnose(self, step: Step) -> IllegalMoveError:
         """Why ``step`` is not among the legal steps (checked in a fixed order)."""
-        if self.position.outcome() is not None:
-            return _err("game_over", "the game is over (R28)")
-        if not self.dice_left:
-            return _err("turn_over", "no dice left this turn")
+        refused = self._not_started()
+        if refused is not None:
+            return refused
         src, dst, die = step.src, step.dst, step.die
         if src > HEAD:
-            return _err("invalid_step", f"{step} enters from the bar: Long Nardy has no "
-                                        "hitting and no bar (R6)")
+            return err("invalid_step", f"{step} enters from the bar: Long Nardy has no "
+                                       "hitting and no bar (R6)")
         if die not in self.dice_left:
-            return _err("no_such_die", f"no {die} to play (dice left: "
-                                       f"{_dice_text(self.dice_left)})")
+            return err("no_such_die", f"no {die} to play (dice left: "
+                                      f"{dice_text(self.dice_left)})")
         m = self._mover
         if m.opp & _BIT[src]:
-            return _err("wrong_side", f"point {src} holds the opponent's checkers, not yours")
+            return err("wrong_side", f"point {src} holds the opponent's checkers, not yours")
         if not m.occ & _BIT[src]:
-            return _err("no_checker", f"you have no checker on point {src}")
+            return err("no_checker", f"you have no checker on point {src}")
         if src == HEAD and self.head_left == 0:
-            return _err("head_rule", "R11/R12: no more checkers may leave the head this turn")
+            return err("head_rule", "R11/R12: no more checkers may leave the head this turn")
         if dst:
             if m.opp & _BIT[dst]:
-                return _err("point_blocked", f"R6: point {dst} holds an opposing checker")
+                return err("point_blocked", f"R6: point {dst} holds an opposing checker")
             occ2 = m.occ ^ _BIT[src] if (m.key >> m.shift[src]) & 255 == 1 else m.occ
             if not occ2 & _BIT[dst]:
                 occ2 |= _BIT[dst]
                 for window in _forbidden_for(m.opp)[dst]:
                     if occ2 & window == window:
                         k = (window & -window).bit_length() - 1
-                        return _err("prime_rule",
-                                    f"R15-R18: {src}/{dst} builds a prime on {k + 5}..{k} "
-                                    "with no opposing checker ahead of it")
+                        return err("prime_rule",
+                                   f"R15-R18: {src}/{dst} builds a prime on {k + 5}..{k} "
+                                   "with no opposing checker ahead of it")
         else:
             if m.occ & _OUTSIDE_HOME:
-                return _err("not_all_home",
-                            "R25: bearing off needs every checker on the board in home (1..6)")
+                return err("not_all_home",
+                           "R25: bearing off needs every checker on the board in home (1..6)")
             if die > src and m.occ >> (src + 1):
-                return _err("bear_off_not_exact",
-                            f"R26: a {die} bears off from {src} only when no checker "
-                            f"stands higher than {src}")
-        result = self._search_result
-        a, b = self.dice_left[0], self.dice_left[-1]
-        if len(self.dice_left) == 2 and a != b:
-            if result.both_possible:
-                return _err("must_play_both",
-                            f"R19: {step} leaves the other die unplayable; both must be played")
-            return _err("must_play_larger",
-                        f"R21: only one die can be played, so the larger ({a}) must be")
-        return _err("must_play_max",
-                    f"R20: {step} does not lead to a play of the most dice "
-                    f"({result.max_dice}) possible")
+                return err("bear_off_not_exact",
+                           f"R26: a {die} bears off from {src} only when no checker "
+                           f"stands higher than {src}")
+        return self._forced_play_error(step)
 
     # -- IDs -----------------------------------------------------------------
 
@@ -668,16 +486,8 @@ class TurnState:
             raise NotationError(f"turn ID: {exc}") from None
 
     def __str__(self) -> str:
-        return (f"{side_name(self.side)} to play {_dice_text(self.dice_left)} "
+        return (f"{side_name(self.side)} to play {dice_text(self.dice_left)} "
                 f"(roll {self.dice[0]}-{self.dice[1]}, head {self.head_left}) on {self.position}")
-
-
-def _dice_text(dice: tuple[int, ...]) -> str:
-    return "-".join(str(d) for d in dice) if dice else "none"
-
-
-def _err(reason: str, message: str) -> IllegalMoveError:
-    return IllegalMoveError(reason, message)
 
 
 # ---------------------------------------------------------------------------

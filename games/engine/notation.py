@@ -130,16 +130,8 @@ def decode_position(text: str) -> tuple[int, ...]:
 def encode_turn(raw: RawTurn) -> str:
     """The turn ID of a raw turn tuple (see :data:`RawTurn`)."""
     points, side, dice, dice_left, head_left, first_turn = raw
-    n_left = len(dice_left)
-    last_is_die2 = int(dice[0] != dice[1] and n_left == 1 and dice_left[0] == dice[1])
-    tail = side
-    tail = (tail << 1) | int(first_turn)
-    tail = (tail << 3) | dice[0]
-    tail = (tail << 3) | dice[1]
-    tail = (tail << 3) | n_left
-    tail = (tail << 1) | last_is_die2
-    tail = (tail << 2) | head_left
-    tail <<= 2
+    tail = ((((side << 1 | int(first_turn)) << 10 | pack_dice(dice, dice_left)) << 2)
+            | head_left) << 2
     data = _pack_points(points).to_bytes(_POSITION_BYTES, "big") + tail.to_bytes(2, "big")
     return TURN_PREFIX + _b64encode(data)
 
@@ -160,12 +152,29 @@ def decode_turn(text: str) -> RawTurn:
     if tail & 0b11:
         raise NotationError(f"{what}: reserved bits are not zero")
     head_left = (tail >> 2) & 0b11
-    last_is_die2 = (tail >> 4) & 1
-    n_left = (tail >> 5) & 0b111
-    die2 = (tail >> 8) & 0b111
-    die1 = (tail >> 11) & 0b111
     first_turn = bool((tail >> 14) & 1)
     side = (tail >> 15) & 1
+    dice, dice_left = unpack_dice(tail >> 4, what)
+    if head_left > 2:
+        raise NotationError(f"{what}: head allowance {head_left} is more than 2")
+    return points, side, dice, dice_left, head_left, first_turn
+
+
+def pack_dice(dice: tuple[int, int], dice_left: tuple[int, ...]) -> int:
+    """The 10 bits every turn ID writes for its dice: die 1 (3), die 2 (3), the number
+    of dice left (3), "the one die left is die 2" (1)."""
+    n_left = len(dice_left)
+    last_is_die2 = int(dice[0] != dice[1] and n_left == 1 and dice_left[0] == dice[1])
+    return ((dice[0] << 3 | dice[1]) << 3 | n_left) << 1 | last_is_die2
+
+
+def unpack_dice(bits: int, what: str) -> tuple[tuple[int, int], tuple[int, ...]]:
+    """The roll and the dice left (high to low) from the low 10 of ``bits`` written by
+    :func:`pack_dice`. Raises :class:`NotationError` saying what is wrong."""
+    last_is_die2 = bits & 1
+    n_left = (bits >> 1) & 0b111
+    die2 = (bits >> 4) & 0b111
+    die1 = (bits >> 7) & 0b111
     if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
         raise NotationError(f"{what}: dice must be 1..6, got {die1} and {die2}")
     double = die1 == die2
@@ -173,8 +182,6 @@ def decode_turn(text: str) -> RawTurn:
         raise NotationError(f"{what}: {n_left} dice left of a {die1}-{die2} roll")
     if last_is_die2 and (double or n_left != 1):
         raise NotationError(f"{what}: 'last die' flag set without exactly one die of two left")
-    if head_left > 2:
-        raise NotationError(f"{what}: head allowance {head_left} is more than 2")
     dice_left: tuple[int, ...]
     if double:
         dice_left = (die1,) * n_left
@@ -184,7 +191,7 @@ def decode_turn(text: str) -> RawTurn:
         dice_left = (die2 if last_is_die2 else die1,)
     else:
         dice_left = ()
-    return points, side, (die1, die2), dice_left, head_left, first_turn
+    return (die1, die2), dice_left
 
 
 _STEP_TEXT: Final = re.compile(

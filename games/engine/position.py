@@ -31,6 +31,28 @@ _INDEX: Final[tuple[tuple[int, ...], tuple[int, ...]]] = (
 )
 
 
+def board_from_perspective(counts: Mapping[int, int], index: tuple[int, ...], sign: int,
+                           ) -> tuple[int, ...]:
+    """The 24 signed counts in White's order of a board given in one side's numbering:
+    ``counts`` maps that side's points 1..24 to signed counts (positive: its own
+    checkers; zeros ignored), ``index[p]`` is the index of its point ``p`` and ``sign``
+    is 1 for White, -1 for Black. Checks each entry's shape, not the rules of any game.
+    Raises :class:`InvalidPositionError` saying what is wrong.
+    """
+    if not isinstance(counts, Mapping):
+        raise InvalidPositionError("counts must be a mapping of point to signed count")
+    points = [0] * 24
+    for point, count in counts.items():
+        if isinstance(point, bool) or not isinstance(point, int) or not 1 <= point <= 24:
+            raise InvalidPositionError(f"point must be an int in 1..24, not {point!r}")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InvalidPositionError(f"count on point {point} must be an int, not {count!r}")
+        if abs(count) > CHECKERS:
+            raise InvalidPositionError(f"{abs(count)} checkers on point {point}: at most 15")
+        points[index[point]] = count * sign
+    return tuple(points)
+
+
 @dataclass(frozen=True, slots=True)
 class Position:
     """A board: 24 signed counts in White's numbering and the borne-off counts.
@@ -71,21 +93,9 @@ class Position:
         True
         """
         side = check_side(side)
-        if not isinstance(counts, Mapping):
-            raise InvalidPositionError("counts must be a mapping of point to signed count")
-        points = [0] * 24
-        index = _INDEX[side]
-        sign = 1 if side == WHITE else -1
-        for point, count in counts.items():
-            if isinstance(point, bool) or not isinstance(point, int) or not 1 <= point <= 24:
-                raise InvalidPositionError(f"point must be an int in 1..24, not {point!r}")
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise InvalidPositionError(f"count on point {point} must be an int, not {count!r}")
-            if abs(count) > CHECKERS:
-                raise InvalidPositionError(f"{abs(count)} checkers on point {point}: at most 15")
-            points[index[point]] = count * sign
+        points = board_from_perspective(counts, _INDEX[side], 1 if side == WHITE else -1)
         off = (off_mine, off_theirs) if side == WHITE else (off_theirs, off_mine)
-        return cls(tuple(points), off)
+        return cls(points, off)
 
     def in_perspective(self, side: Side) -> dict[int, int]:
         """The board in ``side``'s numbering: point → signed count (positive: ``side``'s).

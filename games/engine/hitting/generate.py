@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+from functools import partial
 from typing import Final
 
+from .. import forced
+from ..forced import Firsts
 from ..moves import Step
 from ..types import CHECKERS, WHITE, Side
 from .position import HitPosition
@@ -201,10 +204,9 @@ class Mover:
 
 # A layer maps a state key to (occ, blots, marks, steps so far).
 Layer = dict[int, tuple[int, int, int, tuple[Step, ...]]]
-Firsts = dict[int, set[Step]]
 
 
-def expand(layer: Layer, d: int, g: Mover, nxt: Layer, ended: Layer,
+def expand(g: Mover, layer: Layer, d: int, nxt: Layer, ended: Layer,
             firsts_in: Firsts | None, firsts_out: Firsts | None,
             ended_firsts: Firsts | None) -> None:
     """Play die ``d`` once from every state of ``layer`` in every legal way.
@@ -314,94 +316,13 @@ def _hitter_choices(key2: int, s: int, t: int, hit: int, occ: int, marks: int, k
     return (*other, (key_hitter, moved_hitter)) if hitter_may_land else other
 
 
-@dataclass(slots=True)
-class Search:
-    """The result of a search: the final states and what forced play (H11) allows."""
-
-    finals: Layer
-    firsts: set[Step]
-    max_dice: int
-    """Dice the maximal plays use; a play that ends the game counts the dice it used."""
-    both_possible: bool = False
-    """Non-double with two dice left: some play uses both."""
+Search = forced.Search[tuple[int, int, int, tuple[Step, ...]]]
+"""What :func:`search` finds (see :mod:`games.engine.forced`)."""
 
 
 def search(g: Mover, root: Layer, dice_left: tuple[int, ...], want_firsts: bool) -> Search:
     """All complete plays allowed by H11 (as R19-R21) from the ``root`` states."""
-    n = len(dice_left)
-    if n == 0:
-        return Search(root, set(), 0)
-    if n == 1 or dice_left[0] == dice_left[1]:
-        d = dice_left[0]
-        cur, cur_f = root, None
-        depth = 0
-        ended_at: list[tuple[int, Layer, Firsts | None]] = []  # games won, by dice used
-        for _ in range(n):
-            nxt: Layer = {}
-            nxt_f: Firsts | None = {} if want_firsts else None
-            gone: Layer = {}
-            gone_f: Firsts | None = {} if want_firsts else None
-            expand(cur, d, g, nxt, gone, cur_f, nxt_f, gone_f)
-            if gone:
-                ended_at.append((depth + 1, gone, gone_f))
-            if not nxt:
-                break
-            cur, cur_f = nxt, nxt_f
-            depth += 1
-        best = max([depth, *(used for used, _, _ in ended_at)])
-        if best == 0:
-            return Search(root, set(), 0)
-        finals: Layer = {}
-        firsts: set[Step] = set()
-        kept = [(layer, layer_f) for used, layer, layer_f in ended_at if used == best]
-        if depth == best:
-            kept.append((cur, cur_f))
-        for layer, layer_f in kept:
-            finals.update(layer)
-            if layer_f:
-                firsts.update(*layer_f.values())
-        return Search(finals, firsts, best)
-
-    big, small = dice_left
-    layer_a: Layer = {}
-    layer_b: Layer = {}
-    end_a: Layer = {}
-    end_b: Layer = {}
-    fa: Firsts | None = {} if want_firsts else None
-    fb: Firsts | None = {} if want_firsts else None
-    fea: Firsts | None = {} if want_firsts else None
-    feb: Firsts | None = {} if want_firsts else None
-    expand(root, big, g, layer_a, end_a, None, fa, fea)
-    expand(root, small, g, layer_b, end_b, None, fb, feb)
-    layer_2: Layer = {}
-    ended: Layer = {}
-    f2: Firsts | None = {} if want_firsts else None
-    fe2: Firsts | None = {} if want_firsts else None
-    expand(layer_a, small, g, layer_2, ended, fa, f2, fe2)
-    expand(layer_b, big, g, layer_2, ended, fb, f2, fe2)
-    groups: tuple[tuple[Layer, Firsts | None], ...]
-    if layer_2 or ended:  # some order plays both dice, so both must be played
-        groups = ((ended, fe2), (layer_2, f2))
-        max_dice = 2
-        both = True
-    elif layer_a or end_a:  # only one die plays: the larger if it can
-        groups = ((end_a, fea), (layer_a, fa))
-        max_dice = 1
-        both = False
-    elif layer_b or end_b:
-        groups = ((end_b, feb), (layer_b, fb))
-        max_dice = 1
-        both = False
-    else:
-        return Search(root, set(), 0)
-    finals = {}
-    firsts = set()
-    for layer, layer_f in groups:
-        for k, v in layer.items():
-            finals.setdefault(k, v)
-        if layer_f:
-            firsts.update(*layer_f.values())
-    return Search(finals, firsts, max_dice, both)
+    return forced.search(partial(expand, g), root, dice_left, want_firsts)
 
 
 def distinct_finals(finals: Layer) -> Layer:

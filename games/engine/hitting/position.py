@@ -25,6 +25,7 @@ from typing import Final
 
 from ..errors import InvalidPositionError, NotationError
 from ..outcome import Outcome
+from ..position import board_from_perspective
 from ..types import BLACK, CHECKERS, WHITE, Side, check_side, other, side_name
 from .variants import BY_TAG, VARIANTS, Variant
 
@@ -85,26 +86,14 @@ class HitPosition:
         """
         variant_of(rules)
         side = check_side(side)
-        if not isinstance(counts, Mapping):
-            raise InvalidPositionError("counts must be a mapping of point to signed count")
-        points = [0] * 24
-        index = _INDEX[side]
-        sign = _SIGN[side]
-        for point, count in counts.items():
-            if isinstance(point, bool) or not isinstance(point, int) or not 1 <= point <= 24:
-                raise InvalidPositionError(f"point must be an int in 1..24, not {point!r}")
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise InvalidPositionError(f"count on point {point} must be an int, not {count!r}")
-            if abs(count) > CHECKERS:
-                raise InvalidPositionError(f"{abs(count)} checkers on point {point}: at most 15")
-            points[index[point]] = count * sign
+        points = board_from_perspective(counts, _INDEX[side], _SIGN[side])
         for name, value in (("off_mine", off_mine), ("off_theirs", off_theirs),
                             ("bar_mine", bar_mine), ("bar_theirs", bar_theirs)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise InvalidPositionError(f"{name} must be an int, not {value!r}")
         if side == WHITE:
-            return cls(rules, tuple(points), (bar_mine, bar_theirs), (off_mine, off_theirs))
-        return cls(rules, tuple(points), (bar_theirs, bar_mine), (off_theirs, off_mine))
+            return cls(rules, points, (bar_mine, bar_theirs), (off_mine, off_theirs))
+        return cls(rules, points, (bar_theirs, bar_mine), (off_theirs, off_mine))
 
     # -- reading -------------------------------------------------------------
 

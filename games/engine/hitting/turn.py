@@ -15,15 +15,17 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Final
+from typing import ClassVar, Final
 
+from .. import notation
 from ..errors import IllegalMoveError, NotationError
-from ..moves import Step, format_play, parse_play
+from ..moves import Step, format_play
 from ..outcome import Outcome
 from ..ruleset import BoardPosition, LaterGames, Opening
+from ..turnbase import TurnBase, check_dice, check_dice_left, dice_text, dice_to_play, err
 from ..types import WHITE, Side, check_side, side_name
 from .generate import BAR, Layer, Mover, Search, distinct_finals, expand, hit_flags, search
 from .position import HitPosition
@@ -99,28 +101,6 @@ _set_mover: Final = vars(HitPlay)["_mover"].__set__
 _set_key: Final = vars(HitPlay)["_key"].__set__
 
 
-def _check_dice(dice: object) -> tuple[int, int]:
-    if (not isinstance(dice, tuple | list) or len(dice) != 2
-            or any(isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6
-                   for d in dice)):
-        raise ValueError(f"dice must be two ints 1..6, not {dice!r}")
-    return (dice[0], dice[1])
-
-
-def _dice_to_play(dice: tuple[int, int]) -> tuple[int, ...]:
-    """H6: four of a double, else the two dice high to low."""
-    a, b = dice
-    return (a,) * 4 if a == b else ((a, b) if a > b else (b, a))
-
-
-def _dice_text(dice: tuple[int, ...]) -> str:
-    return "-".join(str(d) for d in dice) if dice else "none"
-
-
-def _err(reason: str, message: str) -> IllegalMoveError:
-    return IllegalMoveError(reason, message)
-
-
 def _plays(mover: Mover, marks: tuple[int, ...], dice_left: tuple[int, ...]) -> list[HitPlay]:
     finals = search(mover, mover.root(marks), dice_left, False).finals
     if mover.no_hit_and_hide:
@@ -137,7 +117,7 @@ def _plays(mover: Mover, marks: tuple[int, ...], dice_left: tuple[int, ...]) -> 
 
 
 @dataclass(frozen=True)
-class HitTurn:
+class HitTurn(TurnBase):
     """One side's turn in progress in a hitting game. Immutable: :meth:`apply`
     returns the next state.
 
@@ -159,13 +139,7 @@ class HitTurn:
         if not isinstance(self.position, HitPosition):
             raise TypeError(f"a hitting game's turn needs a HitPosition, not "
                             f"{type(self.position).__name__}")
-        if not isinstance(self.dice, tuple):
-            raise ValueError(f"dice must be a tuple, not {self.dice!r}")
-        allowed = _dice_to_play(_check_dice(self.dice))
-        left = self.dice_left
-        if (not isinstance(left, tuple) or list(left) != sorted(left, reverse=True)
-                or any(left.count(d) > allowed.count(d) for d in left)):
-            raise ValueError(f"dice_left {left!r} is not part of the roll {self.dice!r}")
+        check_dice_left(self.dice, self.dice_left)
         marks = self.marks
         if (not isinstance(marks, tuple) or not marks or list(marks) != sorted(set(marks))
                 or any(not isinstance(m, int) or m & ~0x1FFFFFE for m in marks)):
@@ -185,8 +159,8 @@ class HitTurn:
               first_turn: bool = False) -> HitTurn:
         """The state at the start of ``side``'s turn with ``dice`` rolled.
         Raises ``ValueError`` for bad dice or side."""
-        dice = _check_dice(dice)
-        return cls(position, check_side(side), dice, _dice_to_play(dice), bool(first_turn))
+        dice = check_dice(dice)
+        return cls(position, check_side(side), dice, dice_to_play(dice), bool(first_turn))
 
     # -- queries -------------------------------------------------------------
 
@@ -200,18 +174,6 @@ class HitTurn:
             return Search({}, set(), 0)
         mover = self._mover
         return search(mover, mover.root(self.marks), self.dice_left, True)
-
-    def outcome(self) -> Outcome | None:
-        return self.position.outcome()
-
-    def legal_steps(self) -> tuple[Step, ...]:
-        """H11 (as R24): the first steps of the complete plays allowed from here,
-        sorted by source (the bar, 25, first), then die, high first."""
-        return self._legal_steps
-
-    @cached_property
-    def _legal_steps(self) -> tuple[Step, ...]:
-        return tuple(sorted(self._search_result.firsts, key=lambda s: (-s.src, -s.die)))
 
     def hits(self, step: Step) -> bool:
         """Whether ``step`` lands on an opposing blot (H7), judged on the current board."""
@@ -228,75 +190,26 @@ class HitTurn:
             return [HitPlay((), self.position, ())]
         return _plays(self._mover, self.marks, self.dice_left)
 
-    def max_dice(self) -> int:
-        """How many more dice the maximal plays use from here (H11)."""
-        return self._search_result.max_dice
-
     def head_may_leave(self) -> int:
         """Always 0: the hitting games have no head rule (H11)."""
         return 0
 
-    def is_turn_over(self) -> bool:
-        """No dice left, no legal step or the game is over."""
-        return not self.dice_left or not self.legal_steps()
-
-    def pass_reason(self) -> str | None:
-        """``"no legal move"`` when dice remain but none can be played, else None."""
-        if self.dice_left and self.position.outcome() is None and not self.legal_steps():
-            return "no legal move"
-        return None
-
     # -- moving --------------------------------------------------------------
 
-    def apply(self, step: Step) -> HitTurn:
-        """Play one step; returns the next state. A bear-off with ``die == 0`` is
-        resolved first. Raises :class:`IllegalMoveError` (``.reason`` says why)
-        unless the step is one of :meth:`legal_steps`."""
-        if not isinstance(step, Step):
-            raise TypeError(f"apply() takes a Step, not {type(step).__name__}")
-        if step.die == 0:
-            step = self.resolve(step.src, step.dst)
-        elif step not in self.legal_steps():
-            raise self._diagnose(step)
-        return self._after(step)
+    GAME_OVER: ClassVar[str] = "the game is over (H14)"
+    FORCED_RULES: ClassVar[tuple[str, str, str]] = ("H11", "H11", "H11")
 
-    def apply_all(self, steps: Iterable[Step] | str) -> HitTurn:
-        """Apply steps in order (text is read with :func:`parse_play`)."""
-        state = self
-        for step in parse_play(steps) if isinstance(steps, str) else steps:
-            state = state.apply(step)
-        return state
-
-    def resolve(self, src: int, dst: int) -> Step:
-        """The legal step from ``src`` (25: the bar) to ``dst`` (0: off), finding its
-        die. Raises :class:`IllegalMoveError`: ``ambiguous_die`` when several dice bear
-        off from ``src`` legally, else the reason the move is refused."""
-        if self.position.outcome() is not None:
-            raise _err("game_over", "the game is over (H14)")
-        for name, value in (("src", src), ("dst", dst)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise _err("invalid_step", f"step {name} must be an int, not {value!r}")
+    def _not_a_step(self, src: int, dst: int) -> IllegalMoveError | None:
         if not 1 <= src <= BAR or not 0 <= dst < src or (dst and src - dst > 6):
             where = "bar" if src == BAR else src
-            raise _err("invalid_step", f"{where}/{dst or 'off'} is not a step: points run "
+            return err("invalid_step", f"{where}/{dst or 'off'} is not a step: points run "
                                        "25 (the bar)..1 by 1..6")
-        matches = [s for s in self.legal_steps() if s.src == src and s.dst == dst]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            dice = " or ".join(str(s.die) for s in matches)
-            raise _err("ambiguous_die", f"{src}/off can be played with a {dice}: say which die")
-        if dst:
-            raise self._diagnose(Step(src, dst))
-        fitting = sorted((d for d in set(self.dice_left) if d >= src), key=lambda d: d - src)
-        if not fitting:
-            if not self.dice_left:
-                raise _err("turn_over", "no dice left this turn")
-            if not self.position.variant.bear_off:
-                raise self._diagnose(Step(src, 0, src if src <= 6 else 6))
-            raise _err("no_such_die", f"no die left bears off from {src} "
-                                      f"(dice left: {_dice_text(self.dice_left)})")
-        raise self._diagnose(Step(src, 0, fitting[0]))
+        return None
+
+    def _no_die_bears_off(self, src: int) -> IllegalMoveError:
+        if not self.position.variant.bear_off:
+            return self._diagnose(Step(src, 0, src if src <= 6 else 6))
+        return super()._no_die_bears_off(src)
 
     def _after(self, step: Step) -> HitTurn:
         mover = self._mover
@@ -314,66 +227,55 @@ class HitTurn:
 
     def _diagnose(self, step: Step) -> IllegalMoveError:
         """Why ``step`` is not among the legal steps (checked in a fixed order)."""
-        if self.position.outcome() is not None:
-            return _err("game_over", "the game is over (H14)")
-        if not self.dice_left:
-            return _err("turn_over", "no dice left this turn")
+        refused = self._not_started()
+        if refused is not None:
+            return refused
         variant = self.position.variant
         src, dst, die = step.src, step.dst, step.die
         if dst == 0 and not variant.bear_off:
-            return _err("no_bear_off", f"H13: {variant.name} has no bearing off; a checker "
-                                       f"on {src} plays at most a {min(src - 1, 6)}")
+            return err("no_bear_off", f"H13: {variant.name} has no bearing off; a checker "
+                                      f"on {src} plays at most a {min(src - 1, 6)}")
         if die not in self.dice_left:
-            return _err("no_such_die", f"no {die} to play (dice left: "
-                                       f"{_dice_text(self.dice_left)})")
+            return err("no_such_die", f"no {die} to play (dice left: "
+                                      f"{dice_text(self.dice_left)})")
         position = self.position
         side = self.side
         on_bar = position.bar[side]
         if src == BAR:
             if not on_bar:
-                return _err("no_checker", "you have no checker on the bar")
+                return err("no_checker", "you have no checker on the bar")
         else:
             if on_bar:
-                return _err("bar_first", f"H9: enter your {on_bar} checker(s) from the bar "
-                                         "before moving any other")
+                return err("bar_first", f"H9: enter your {on_bar} checker(s) from the bar "
+                                        "before moving any other")
             mine = position.count_at(side, src)
             if mine < 0:
-                return _err("wrong_side", f"point {src} holds the opponent's checkers, "
-                                          "not yours")
+                return err("wrong_side", f"point {src} holds the opponent's checkers, "
+                                         "not yours")
             if mine == 0:
-                return _err("no_checker", f"you have no checker on point {src}")
+                return err("no_checker", f"you have no checker on point {src}")
         if dst:
             there = position.count_at(side, dst)
             if there <= -2:
-                return _err("point_blocked", f"H7: point {dst} is closed (the opponent holds "
-                                             f"{-there} checkers there)")
+                return err("point_blocked", f"H7: point {dst} is closed (the opponent holds "
+                                            f"{-there} checkers there)")
             if variant.cap and there >= variant.cap:
-                return _err("point_full", f"H7: {variant.name} allows at most {variant.cap} "
-                                          f"checkers on a point ({dst} holds {there})")
+                return err("point_full", f"H7: {variant.name} allows at most {variant.cap} "
+                                         f"checkers on a point ({dst} holds {there})")
             if (variant.no_hit_and_hide and src != BAR and there > 0
                     and position.count_at(side, src) == 1
                     and all(m >> src & 1 for m in self.marks)):
-                return _err("hit_and_hide", f"H10: the checker on {src} hit this turn and may "
-                                            f"not land on {dst}, which holds your checkers")
+                return err("hit_and_hide", f"H10: the checker on {src} hit this turn and may "
+                                           f"not land on {dst}, which holds your checkers")
         else:
             if on_bar or not position.all_home(side):
-                return _err("not_all_home", "H12: bearing off needs every checker in home "
-                                            "(1..6) and none on the bar")
+                return err("not_all_home", "H12: bearing off needs every checker in home "
+                                           "(1..6) and none on the bar")
             if die > src and any(position.count_at(side, p) > 0 for p in range(src + 1, 7)):
-                return _err("bear_off_not_exact",
-                            f"H12: a {die} bears off from {src} only when no checker stands "
-                            f"higher than {src}")
-        result = self._search_result
-        a, b = self.dice_left[0], self.dice_left[-1]
-        if len(self.dice_left) == 2 and a != b:
-            if result.both_possible:
-                return _err("must_play_both",
-                            f"H11: {step} leaves the other die unplayable; both must be played")
-            return _err("must_play_larger",
-                        f"H11: only one die can be played, so the larger ({a}) must be")
-        return _err("must_play_max",
-                    f"H11: {step} does not lead to a play of the most dice "
-                    f"({result.max_dice}) possible")
+                return err("bear_off_not_exact",
+                           f"H12: a {die} bears off from {src} only when no checker stands "
+                           f"higher than {src}")
+        return self._forced_play_error(step)
 
     # -- IDs -----------------------------------------------------------------
 
@@ -383,14 +285,9 @@ class HitTurn:
         H10 reading when there is more to say than "no hitter"."""
         position = self.position
         key = position._key((WHITE, 1), "big")
-        dice, left = self.dice, self.dice_left
-        n_left = len(left)
-        last_is_die2 = int(dice[0] != dice[1] and n_left == 1 and left[0] == dice[1])
         readings = () if self.marks == _NO_MARKS else self.marks
-        head = self.side
-        for value, bits in ((int(self.first_turn), 1), (dice[0], 3), (dice[1], 3),
-                            (n_left, 3), (last_is_die2, 1), (len(readings), 4)):
-            head = (head << bits) | value
+        head = (((self.side << 1 | int(self.first_turn)) << 10
+                 | notation.pack_dice(self.dice, self.dice_left)) << 4) | len(readings)
         data = key + head.to_bytes(2, "big") + b"".join(
             (m >> 1).to_bytes(3, "big") for m in readings)
         return f"{position.variant.tag}T-" + base64.urlsafe_b64encode(data).decode()
@@ -416,43 +313,26 @@ class HitTurn:
         position = HitPosition._from_key(variant.name, data[:10], (WHITE, 1), "big", "turn ID")
         head = int.from_bytes(data[10:12], "big")
         count = head & 0xF
-        last_is_die2 = (head >> 4) & 1
-        n_left = (head >> 5) & 0b111
-        die2 = (head >> 8) & 0b111
-        die1 = (head >> 11) & 0b111
         first_turn = bool((head >> 14) & 1)
         side = (head >> 15) & 1
         if len(data) != 12 + 3 * count:
             raise NotationError(f"turn ID: {count} H10 readings need {12 + 3 * count} bytes, "
                                 f"not {len(data)}")
-        if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
-            raise NotationError(f"turn ID: dice must be 1..6, got {die1} and {die2}")
-        double = die1 == die2
-        if n_left > (4 if double else 2) or (last_is_die2 and (double or n_left != 1)):
-            raise NotationError(f"turn ID: {n_left} dice left of a {die1}-{die2} roll")
-        dice_left: tuple[int, ...]
-        if double:
-            dice_left = (die1,) * n_left
-        elif n_left == 2:
-            dice_left = (max(die1, die2), min(die1, die2))
-        elif n_left == 1:
-            dice_left = (die2 if last_is_die2 else die1,)
-        else:
-            dice_left = ()
+        dice, dice_left = notation.unpack_dice(head >> 4, "turn ID")
         marks = tuple(int.from_bytes(data[12 + 3 * i:15 + 3 * i], "big") << 1
                       for i in range(count)) or _NO_MARKS
         try:
-            return cls(position, side, (die1, die2), dice_left, first_turn, marks)
+            return cls(position, side, dice, dice_left, first_turn, marks)
         except ValueError as exc:
             raise NotationError(f"turn ID: {exc}") from None
 
     def __str__(self) -> str:
-        return (f"{side_name(self.side)} to play {_dice_text(self.dice_left)} "
+        return (f"{side_name(self.side)} to play {dice_text(self.dice_left)} "
                 f"(roll {self.dice[0]}-{self.dice[1]}) on {self.position}")
 
 
 def _one_die(mover: Mover, root: Layer, die: int, nxt: Layer, ended: Layer) -> Layer:
-    expand(root, die, mover, nxt, ended, None, None, None)
+    expand(mover, root, die, nxt, ended, None, None, None)
     return {**nxt, **ended}
 
 
@@ -515,10 +395,10 @@ class HittingGame:
         """
         own = self._own(position)
         side = check_side(side)
-        dice = _check_dice(dice)
+        dice = check_dice(dice)
         if own.outcome() is not None:
             return [HitPlay((), own, ())]
-        return _plays(Mover.of(own, side, self.variant), _NO_MARKS, _dice_to_play(dice))
+        return _plays(Mover.of(own, side, self.variant), _NO_MARKS, dice_to_play(dice))
 
     def outcome(self, position: BoardPosition) -> Outcome | None:
         return self._own(position).outcome()
