@@ -169,7 +169,7 @@ def test_public_profile_unknown_is_404(api):
 
 
 def test_public_profile_nul_in_username_is_404_not_500(api):
-    """Fails on PostgreSQL (DATABASE_URL=postgres://...): psycopg refuses NUL -> 500."""
+    """psycopg refuses a NUL in a query parameter: the lookup must not reach it (a 500)."""
     api.raise_request_exception = False
     assert_error(api.get(f"{API}/accounts/users/a%00b/"), 404, "not_found")
 
