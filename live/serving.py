@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import io
+import logging
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,7 @@ from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
 T = TypeVar("T")
+_log = logging.getLogger(__name__)
 ASYNC_BODIES = "nard_site.async_bodies"  # in the environ: bodies may be async iterators
 
 _pool: contextvars.ContextVar[ThreadPoolExecutor | None] = contextvars.ContextVar(
@@ -116,8 +118,11 @@ class Server:
         body = aiter(response)
 
         async def pump() -> None:
-            async for chunk in body:
-                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            try:
+                async for chunk in body:
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            except Exception:  # a bug in a body: end the answer properly, not a cut socket
+                _log.exception("live: an async body failed; its answer ends here")
             await send({"type": "http.response.body", "body": b""})
 
         async def gone() -> None:

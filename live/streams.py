@@ -6,19 +6,41 @@ the log after ``after`` from the database, then live events — dropping those i
 fan-out says it may have lost messages (Redis reconnected), or, while it is down, every
 ``STREAM_POLL_SECONDS``. So every event after ``after`` is sent exactly once, in order,
 whatever the fan-out does. Database reads run off the event loop (:func:`live.serving.db_call`).
+
+The database out of reach (a lost or refused connection) does not end a stream: it sends
+``: database unavailable`` and reads again every ``STREAM_DB_RETRY_SECONDS`` (keep-alives
+meanwhile), from the last ``seq`` it sent — so nothing is lost or sent twice, and a browser's
+EventSource (which gives up on a 503 when it reconnects) need not reconnect at all.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from games.models import Event, Match, is_over
 from games.selectors import event_json
 from live import fanout, kinds
 from live.fanout import Subscription, render
 from live.serving import db_call
+
+_log = logging.getLogger(__name__)
+DB_DOWN = (OperationalError, InterfaceError)  # the connection lost or refused: retry
+
+
+def db_retry_seconds() -> float:
+    return float(getattr(settings, "STREAM_DB_RETRY_SECONDS", 1.0))
+
+
+async def db_down(exc: BaseException) -> bytes:
+    """Log, wait a little, and the comment that tells the client the stream goes on."""
+    _log.warning("live: database unavailable (%r); the stream retries", exc)
+    await asyncio.sleep(db_retry_seconds())
+    return comment("database unavailable: retrying")
 
 
 def frame(data: str, event: str | None = None, ident: int | None = None) -> bytes:
@@ -91,15 +113,25 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
         while True:
             if read_db:
                 read_db = False
-                while True:
-                    page, over = await events_after(match_id, last)
-                    for seq, type_, data in page:
-                        yield frame(data, type_, seq)
-                        last = seq
-                    if page:
-                        clock.wrote()
-                    if len(page) < settings.EVENTS_PAGE_SIZE:
-                        break
+                try:
+                    while True:
+                        page, over = await events_after(match_id, last)
+                        for seq, type_, data in page:
+                            yield frame(data, type_, seq)
+                            last = seq
+                        if page:
+                            clock.wrote()
+                        if len(page) < settings.EVENTS_PAGE_SIZE:
+                            break
+                except DB_DOWN as exc:
+                    if once:
+                        return
+                    yield await db_down(exc)
+                    clock.wrote()
+                    read_db = True  # from `last`: what was sent is not sent again
+                    if clock.expired():
+                        return
+                    continue
                 if over or once:
                     return
             if sub.overflowed:
@@ -153,7 +185,17 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
         while True:
             if read_db:
                 read_db = False
-                found = await db_call(lambda: kinds.pending(user_id))
+                try:
+                    found = await db_call(lambda: kinds.pending(user_id))
+                except DB_DOWN as exc:
+                    if once:
+                        return
+                    yield await db_down(exc)
+                    clock.wrote()
+                    read_db = True
+                    if clock.expired():
+                        return
+                    continue
                 versions: dict[int, int] = {}
                 for kind, data in found:
                     if data["version"] > seen.get(data["match"], 0):
@@ -200,7 +242,12 @@ async def wait_for_events(match_id: int, after: int, limit: int,
         await hub.ready()
         deadline = hub.loop.time() + wait
         while True:
-            page = await db_call(lambda: _page(match_id, after, limit))
+            try:
+                page = await db_call(lambda: _page(match_id, after, limit))
+            except DB_DOWN as exc:  # the answer has begun (200): an empty page, ask again
+                _log.warning("live: database unavailable (%r); long-poll answers []", exc)
+                yield b"[]"
+                return
             if page or hub.loop.time() >= deadline:
                 yield f"[{','.join(page)}]".encode()
                 return

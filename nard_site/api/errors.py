@@ -1,17 +1,23 @@
-"""One error shape for every 4xx: ``{"error": {"code", "message", "details"}}``.
+"""One error shape for every 4xx (and 503): ``{"error": {"code", "message", "details"}}``.
 
 Domain code raises :class:`nard_site.domain.DomainError` (or a subclass), which
 knows nothing of HTTP: a stable ``code``, a message, details. This is the one place
 that maps codes to statuses (``STATUS_OF_CODE``); DRF and Django exceptions are
-translated here too, so no view builds an error body by hand.
+translated here too, so no view builds an error body by hand. The database (or Redis)
+out of reach — a lost or refused connection — is a 503 ``service_unavailable`` with a
+``Retry-After``, here for DRF views and in :mod:`nard_site.api.middleware` (and
+``handler500``) for the rest: never a 500 page.
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -19,7 +25,10 @@ from rest_framework.response import Response
 
 from nard_site.domain import DomainError
 
-__all__ = ["STATUS_OF_CODE", "DomainError", "error_body", "exception_handler", "status_for"]
+logger = logging.getLogger(__name__)
+
+__all__ = ["STATUS_OF_CODE", "DomainError", "error_body", "exception_handler", "is_unavailable",
+           "status_for", "unavailable"]
 
 
 # Domain error code -> HTTP status; a code not listed is a 400.
@@ -80,7 +89,48 @@ def _as_text(detail: Any) -> str:
     return str(detail)
 
 
+# Seconds a client is told to wait before retrying a 503.
+RETRY_AFTER_SECONDS = 2
+
+
+def _unreachable() -> tuple[type[BaseException], ...]:
+    """A lost or refused connection: Django's database errors (psycopg's are wrapped in
+    them), and Redis's when it serves the cache or the fan-out."""
+    found: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+    try:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+    except ImportError:  # pragma: no cover - redis is a dependency
+        return found
+    return (*found, RedisConnectionError, RedisTimeoutError)
+
+
+UNREACHABLE = _unreachable()
+
+
+def is_unavailable(exc: BaseException | None) -> bool:
+    """Whether ``exc`` means a backing service is out of reach (a 503, not a bug's 500).
+    Integrity and data errors stay 500s: they are not ``OperationalError``s."""
+    return exc is not None and isinstance(exc, UNREACHABLE)
+
+
+def _unavailable_body() -> dict[str, Any]:
+    return error_body("service_unavailable", "The service is briefly unavailable; retry shortly.",
+                      {"retry_after": RETRY_AFTER_SECONDS})
+
+
+def unavailable(exc: BaseException | None = None) -> JsonResponse:
+    """The 503 in the error shape, with ``Retry-After``."""
+    response = JsonResponse(_unavailable_body(), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if is_unavailable(exc):
+        logger.warning("503: a backing service is unreachable: %r", exc)
+        return Response(_unavailable_body(), status=503,
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     if isinstance(exc, DomainError):
         return Response(error_body(exc.code, exc.message, exc.details),
                         status=status_for(exc.code))
@@ -143,4 +193,8 @@ def handler403(request: Any, exception: Exception | None = None) -> JsonResponse
 
 
 def handler500(request: Any) -> JsonResponse:
+    # Called while the exception is being handled: one raised outside a view (a
+    # middleware's database read) that means "unreachable" is a 503 too.
+    if is_unavailable(sys.exc_info()[1]):
+        return unavailable()
     return _json_error(500, "server_error", "Something went wrong on our side.")
