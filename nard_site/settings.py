@@ -68,6 +68,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # LocaleMiddleware for /play/ only (Accept-Language, the cookie, ?lang=); the API and
+    # the admin keep LANGUAGE_CODE (web/middleware.py, docs/web.md "Languages").
+    "web.middleware.PlayLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -141,6 +144,9 @@ LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 
 LANGUAGE_CODE = "en-us"
+# The play page's languages (web/locale/*/LC_MESSAGES: django.po, djangojs.po).
+LANGUAGES = [("en", "English"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "web" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

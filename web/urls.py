@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.i18n import JavaScriptCatalog
 
 from web import views
 
@@ -7,4 +8,7 @@ app_name = "web"
 urlpatterns = [
     path("", views.play, name="play"),
     path("session/", views.SessionView.as_view(), name="session"),
+    # The JS modules' texts (djangojs.po of web/locale) in the page's language.
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["web"], domain="djangojs"),
+         name="jsi18n"),
 ]

@@ -5,6 +5,7 @@
 import { API, ApiError, api, features, levelsFor, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { MatchLive } from "./live.js";
+import { _, f, ngettext, side } from "./i18n.js";
 
 const app = document.getElementById("app");
 const who = document.getElementById("who");
@@ -12,15 +13,24 @@ const toastEl = document.getElementById("toast");
 let me = app.dataset.me || null;
 let current = null;   // the open view: { stop() }
 
-const RULE_NAMES = { long_nardy: "Long Nardy", short_nardy: "Short Nardy",
-                     backgammon: "Backgammon", nard: "Nard" };
-const STAKE_NAMES = { none: "No stakes", cube: "Doubling cube", dave: "Dave (raises)" };
-const CLOCKS = [["", "No clock"], ["30", "30 s a turn"], ["60", "1 min a turn"],
-                ["300", "5 min a turn"], ["3600", "1 hour a turn"], ["86400", "1 day a turn"]];
+const RULE_NAMES = { long_nardy: _("Long Nardy"), short_nardy: _("Short Nardy"),
+                     backgammon: _("Backgammon"), nard: _("Nard") };
+const STAKE_NAMES = { none: _("No stakes"), cube: _("Doubling cube"), dave: _("Dave (raises)") };
+const CLOCKS = [["", _("No clock")], ["30", _("30 s a turn")], ["60", _("1 min a turn")],
+                ["300", _("5 min a turn")], ["3600", _("1 hour a turn")],
+                ["86400", _("1 day a turn")]];
 const HITTING = new Set(["short_nardy", "backgammon", "nard"]);
-const RESULT_NAMES = { single: "single", oyn: "oyn", mars: "mars", koks: "koks",
-                       gammon: "gammon", backgammon: "backgammon", refused: "refused raise",
-                       resigned: "resigned" };
+const RESULT_NAMES = { single: _("single"), oyn: _("oyn"), mars: _("mars"), koks: _("koks"),
+                       gammon: _("gammon"), backgammon: _("backgammon"),
+                       refused: _("refused raise"), resigned: _("resigned") };
+const COLOUR_NAMES = { random: _("Random"), white: _("White"), black: _("Black") };
+// "you: white", "(black)" inside a sentence: the colour as a word, not a title.
+const COLOUR_WORDS = { white: _("white"), black: _("black") };
+const STATUS_NAMES = { open: _("open"), invited: _("invited"), active: _("active"),
+                       finished: _("finished"), aborted: _("aborted") };
+// The server's pass reasons (R23) are English words of the API: the known ones translated.
+const REASONS = { "no legal move": _("no legal move") };
+const reasonText = (reason) => REASONS[reason || "no legal move"] || reason;
 
 // --- small helpers ------------------------------------------------------------------
 
@@ -56,7 +66,7 @@ function explain(error) {
       .filter(([, v]) => Array.isArray(v)).map(([k, v]) => `${k}: ${v.join(" ")}`);
     return fields.length ? `${error.message} (${fields.join("; ")})` : error.message;
   }
-  return "The server could not be reached.";
+  return _("The server could not be reached.");
 }
 
 async function attempt(fn, { quiet = false } = {}) {
@@ -70,8 +80,8 @@ async function attempt(fn, { quiet = false } = {}) {
 }
 
 function stepText(step) {
-  const from = step.from === 25 ? "bar" : step.from;
-  const to = step.to === 0 ? "off" : step.to;
+  const from = step.from === 25 ? _("bar") : step.from;
+  const to = step.to === 0 ? _("off") : step.to;
   return `${from}/${to}${step.hit ? "*" : ""}`;
 }
 
@@ -80,10 +90,10 @@ function stepText(step) {
 function renderWho() {
   who.replaceChildren();
   if (me) {
-    who.append(h("span", { class: "me", "data-testid": "me" }, "Signed in as ",
+    who.append(h("span", { class: "me", "data-testid": "me" }, _("Signed in as"), " ",
                  h("strong", {}, me)),
                h("button", { type: "button", class: "link", id: "logout",
-                             onclick: logout }, "Log out"));
+                             onclick: logout }, _("Log out")));
   }
 }
 
@@ -121,12 +131,13 @@ window.addEventListener("hashchange", route);
 
 function authForms(onDone) {
   const loginForm = h("form", { class: "card", id: "login-form", "aria-labelledby": "login-h" },
-    h("h2", { id: "login-h" }, "Log in"),
-    h("label", {}, "Username", h("input", { name: "username", autocomplete: "username",
-                                            required: true })),
-    h("label", {}, "Password", h("input", { name: "password", type: "password",
-                                            autocomplete: "current-password", required: true })),
-    h("button", { type: "submit" }, "Log in"));
+    h("h2", { id: "login-h" }, _("Log in")),
+    h("label", {}, _("Username"), h("input", { name: "username", autocomplete: "username",
+                                               required: true })),
+    h("label", {}, _("Password"), h("input", { name: "password", type: "password",
+                                               autocomplete: "current-password",
+                                               required: true })),
+    h("button", { type: "submit" }, _("Log in")));
   loginForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(loginForm);
@@ -136,14 +147,14 @@ function authForms(onDone) {
   });
   const registerForm = h("form", { class: "card", id: "register-form",
                                    "aria-labelledby": "register-h" },
-    h("h2", { id: "register-h" }, "New here? Register"),
-    h("label", {}, "Username", h("input", { name: "username", autocomplete: "username",
-                                            required: true })),
-    h("label", {}, "Password", h("input", { name: "password", type: "password",
-                                            autocomplete: "new-password", required: true })),
-    h("label", {}, "Email (optional)", h("input", { name: "email", type: "email",
-                                                    autocomplete: "email" })),
-    h("button", { type: "submit" }, "Register and log in"));
+    h("h2", { id: "register-h" }, _("New here? Register")),
+    h("label", {}, _("Username"), h("input", { name: "username", autocomplete: "username",
+                                               required: true })),
+    h("label", {}, _("Password"), h("input", { name: "password", type: "password",
+                                               autocomplete: "new-password", required: true })),
+    h("label", {}, _("Email (optional)"), h("input", { name: "email", type: "email",
+                                                       autocomplete: "email" })),
+    h("button", { type: "submit" }, _("Register and log in")));
   registerForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(registerForm);
@@ -152,7 +163,7 @@ function authForms(onDone) {
     const made = await attempt(() => api.post("accounts/register/", body));
     if (!made) return;
     const session = await attempt(() => api.session.login(body.username, body.password));
-    if (session) { me = session.username; renderWho(); toast(`Welcome, ${me}!`); onDone(); }
+    if (session) { me = session.username; renderWho(); toast(f(_("Welcome, %(name)s!"), { name: me })); onDone(); }
   });
   return h("div", { class: "auth" }, loginForm, registerForm);
 }
@@ -163,40 +174,40 @@ async function createForm(onCreated) {
   const options = (values, names = {}) => values.map((v) =>
     h("option", { value: v }, names[v] || cap(String(v).replace(/_/g, " "))));
 
-  const modes = [["open", "Open seek (anyone may join)"], ["invite", "Invite a player"],
-                 ["hotseat", "Hotseat (both sides on this screen)"]];
-  if (offer.computer) modes.push(["computer", "Against the computer"]);
+  const modes = [["open", _("Open seek (anyone may join)")], ["invite", _("Invite a player")],
+                 ["hotseat", _("Hotseat (both sides on this screen)")]];
+  if (offer.computer) modes.push(["computer", _("Against the computer")]);
   const modeSelect = h("select", { name: "mode", id: "create-mode" }, modes.map(([v, t]) =>
     h("option", { value: v }, t)));
-  const opponent = field("Opponent", h("input", { name: "opponent", id: "create-opponent",
+  const opponent = field(_("Opponent"), h("input", { name: "opponent", id: "create-opponent",
                                                   autocomplete: "off" }),
                          { class: "opt-invite" });
   const levelSelect = h("select", { name: "computer", id: "create-computer" });
   const levelText = h("p", { class: "level-text opt-computer", id: "create-level-text" });
-  const level = offer.computer ? field("Level", levelSelect, { class: "opt-computer" }) : null;
-  const rules = offer.rules ? field("Rules", h("select", { name: "rules", id: "create-rules" },
+  const level = offer.computer ? field(_("Level"), levelSelect, { class: "opt-computer" }) : null;
+  const rules = offer.rules ? field(_("Rules"), h("select", { name: "rules", id: "create-rules" },
     options(offer.rules, RULE_NAMES))) : null;
-  const stakes = offer.stakes ? field("Stakes", h("select", { name: "stakes",
+  const stakes = offer.stakes ? field(_("Stakes"), h("select", { name: "stakes",
                                                               id: "create-stakes" },
     options(offer.stakes, STAKE_NAMES))) : null;
-  const progression = offer.progression ? field("Progression", h("select", {
+  const progression = offer.progression ? field(_("Progression"), h("select", {
     name: "progression", id: "create-progression" }, options(offer.progression, {
-      geometric: "Geometric (1, 2, 4, 8 …)", arithmetic: "Arithmetic (1, 2, 3, 4 …)" })),
+      geometric: _("Geometric (1, 2, 4, 8 …)"), arithmetic: _("Arithmetic (1, 2, 3, 4 …)") })),
   { class: "opt-dave" }) : null;
-  const clock = offer.turnSeconds ? field("Clock", h("select", { name: "turn_seconds",
+  const clock = offer.turnSeconds ? field(_("Clock"), h("select", { name: "turn_seconds",
                                                                  id: "create-clock" },
     CLOCKS.map(([v, t]) => h("option", { value: v }, t))), { class: "opt-clock" }) : null;
   const form = h("form", { class: "card create", id: "create-form",
                            "aria-labelledby": "create-h" },
-    h("h2", { id: "create-h" }, "New match"),
-    field("Opponent", modeSelect), opponent, rules, level,
-    field("Length", h("select", { name: "length", id: "create-length" },
-                      [1, 3, 5, 7].map((n) => h("option", { value: n },
-                                                `${n} point${n > 1 ? "s" : ""}`)))),
-    field("Your colour", h("select", { name: "color", id: "create-color" },
-                           options(["random", "white", "black"]))),
+    h("h2", { id: "create-h" }, _("New match")),
+    field(_("Opponent"), modeSelect), opponent, rules, level,
+    field(_("Length"), h("select", { name: "length", id: "create-length" },
+                         [1, 3, 5, 7].map((n) => h("option", { value: n },
+                           ngettext("%(count)s point", "%(count)s points", n))))),
+    field(_("Your colour"), h("select", { name: "color", id: "create-color" },
+                              options(["random", "white", "black"], COLOUR_NAMES))),
     stakes, progression, clock, offer.computer ? levelText : null,
-    h("button", { type: "submit", id: "create-submit" }, "Create"));
+    h("button", { type: "submit", id: "create-submit" }, _("Create")));
   const rulesNow = () => (form.querySelector("#create-rules") || {}).value || "long_nardy";
   const fillLevels = () => {
     // GET computer/ lists the levels per rule set: only those that play the chosen one.
@@ -207,7 +218,7 @@ async function createForm(onCreated) {
                                                          cap(l.level))));
     if (levels.some((l) => l.level === chosen)) levelSelect.value = chosen;
     const picked = levels.find((l) => l.level === levelSelect.value);
-    levelText.textContent = picked ? picked.text : "No level plays these rules yet.";
+    levelText.textContent = picked ? picked.text : _("No level plays these rules yet.");
   };
   const sync = () => {
     const mode = modeSelect.value;
@@ -251,10 +262,12 @@ async function createForm(onCreated) {
 }
 
 function matchTitle(m) {
-  const rules = m.rules ? RULE_NAMES[m.rules] || m.rules : "Long Nardy";
-  const names = m.hotseat ? `${m.white} (hotseat)`
-    : `${m.white || "?"} v ${m.black || m.invited || "open seat"}`;
-  return `#${m.id} ${names} · ${rules} · ${m.length} pt${m.length > 1 ? "s" : ""}`;
+  const rules = m.rules ? RULE_NAMES[m.rules] || m.rules : RULE_NAMES.long_nardy;
+  const names = m.hotseat ? f(_("%(name)s (hotseat)"), { name: m.white })
+    : f(_("%(white)s v %(black)s"), { white: m.white || "?",
+                                       black: m.black || m.invited || _("open seat") });
+  return `#${m.id} ${names} · ${rules} · `
+    + ngettext("%(count)s pt", "%(count)s pts", m.length);
 }
 
 // The account's own stream (GET stream/: invitations, your_turn, game and match results)
@@ -273,20 +286,21 @@ function openLobby() {
   const lists = h("div", { class: "lists" });
   const lobbyLive = h("p", { class: "lobby-live", id: "lobby-live", "data-mode": "polling",
                              "aria-live": "polite" }, "");
-  const root = h("section", { class: "lobby", "aria-label": "Lobby" });
+  const root = h("section", { class: "lobby", "aria-label": _("Lobby") });
   app.replaceChildren(root);
 
   async function build() {
     root.replaceChildren();
     if (!me) {
-      root.append(h("p", { class: "intro" }, "Play Long Nardy and its family against a friend, ",
-                    "on one screen, or against an open seek. Log in or register to begin."),
+      root.append(h("p", { class: "intro" }, _("Play Long Nardy and its family against a "
+                    + "friend, on one screen, or against an open seek. Log in or register to "
+                    + "begin.")),
                   authForms(build), lists);
     } else {
       root.append(await createForm((match) => {
         if (match.status === "active") go(`#/match/${match.id}`);
-        else { toast(match.status === "open" ? "Seek posted: waiting for an opponent."
-                                             : `Invitation sent to ${match.invited}.`);
+        else { toast(match.status === "open" ? _("Seek posted: waiting for an opponent.")
+                 : f(_("Invitation sent to %(name)s."), { name: match.invited }));
                refresh(); }
       }), lobbyLive, lists);
       follow();
@@ -297,7 +311,7 @@ function openLobby() {
   function setMode(mode) {
     streaming = mode === "stream";
     lobbyLive.dataset.mode = mode;
-    lobbyLive.textContent = mode === "stream" ? "● live" : "updating every few seconds";
+    lobbyLive.textContent = mode === "stream" ? _("● live") : _("updating every few seconds");
   }
 
   async function follow() {
@@ -319,7 +333,11 @@ function openLobby() {
         if (type === "invitation") {
           try {
             const d = JSON.parse(message.data);
-            if (d && d.by) toast(`${d.by} invites you to a ${d.length}-point match.`);
+            if (d && d.by) {
+              toast(ngettext("%(name)s invites you to a %(count)s-point match.",
+                             "%(name)s invites you to a %(count)s-point match.", d.length,
+                             { name: d.by }));
+            }
           } catch { /* the refresh shows it anyway */ }
         }
         changed();
@@ -346,7 +364,8 @@ function openLobby() {
     h("a", { href: `#/match/${m.id}` }, matchTitle(m)),
     h("span", { class: `status ${m.status}` }, m.status === "active"
       ? `${m.score.white}–${m.score.black}` : m.status === "finished"
-        ? `${cap(m.winner || "")} won ${m.score.white}–${m.score.black}` : m.status),
+        ? f(_("%(side)s won %(white)s–%(black)s"), { side: side(m.winner), ...m.score })
+        : STATUS_NAMES[m.status] || m.status),
     h("span", { class: "buttons" }, buttons));
   const act = (label, fn, cls = "") => h("button", { type: "button", class: cls,
                                                      onclick: fn }, label);
@@ -367,33 +386,36 @@ function openLobby() {
       const answer = await attempt(() => api.post(path, {}));
       if (answer) then(answer);
     };
-    lists.replaceChildren(
+    // Logged out: no invitations nor matches (replaceChildren would write a null as "null").
+    lists.replaceChildren(...[
       me ? h("section", { class: "card", id: "invitations", "aria-labelledby": "inv-h" },
-        h("h2", { id: "inv-h" }, "Invitations to you"),
+        h("h2", { id: "inv-h" }, _("Invitations to you")),
         invitations.length ? h("ul", {}, invitations.map((m) => row(m,
-          act("Accept", post(`matches/${m.id}/join/`, () => go(`#/match/${m.id}`)), "primary"),
-          act("Decline", post(`matches/${m.id}/decline/`, refresh)))))
-          : h("p", { class: "empty" }, "No invitations.")) : null,
+          act(_("Accept"), post(`matches/${m.id}/join/`, () => go(`#/match/${m.id}`)),
+              "primary"),
+          act(_("Decline"), post(`matches/${m.id}/decline/`, refresh)))))
+          : h("p", { class: "empty" }, _("No invitations."))) : null,
       h("section", { class: "card", id: "seeks", "aria-labelledby": "seeks-h" },
-        h("h2", { id: "seeks-h" }, "Open seeks"),
+        h("h2", { id: "seeks-h" }, _("Open seeks")),
         seeks.length ? h("ul", {}, seeks.map((m) => row(m, !me ? null
           : m.white === me || m.black === me
-            ? act("Cancel", post(`matches/${m.id}/cancel/`, refresh))
-            : act("Join", post(`matches/${m.id}/join/`, () => go(`#/match/${m.id}`)),
+            ? act(_("Cancel"), post(`matches/${m.id}/cancel/`, refresh))
+            : act(_("Join"), post(`matches/${m.id}/join/`, () => go(`#/match/${m.id}`)),
                   "primary"))))
-          : h("p", { class: "empty" }, "No open seeks.")),
+          : h("p", { class: "empty" }, _("No open seeks."))),
       me ? h("section", { class: "card", id: "my-matches", "aria-labelledby": "mine-h" },
-        h("h2", { id: "mine-h" }, "Your matches"),
+        h("h2", { id: "mine-h" }, _("Your matches")),
         myMatches.length ? h("ul", {}, myMatches.map((m) => row(m,
-          m.status === "active" ? act("Play", () => go(`#/match/${m.id}`), "primary") : null,
+          m.status === "active" ? act(_("Play"), () => go(`#/match/${m.id}`), "primary") : null,
           m.status === "invited" || m.status === "open"
-            ? act("Cancel", post(`matches/${m.id}/cancel/`, refresh)) : null,
-          m.status === "finished" ? act("Rematch", post(`matches/${m.id}/rematch/`, (r) => {
+            ? act(_("Cancel"), post(`matches/${m.id}/cancel/`, refresh)) : null,
+          m.status === "finished" ? act(_("Rematch"), post(`matches/${m.id}/rematch/`, (r) => {
             if (r.status === "active") go(`#/match/${r.id}`);
-            else { toast(`Rematch: invitation sent to ${r.invited}.`); refresh(); }
+            else { toast(f(_("Rematch: invitation sent to %(name)s."), { name: r.invited }));
+                   refresh(); }
           })) : null)))
-          : h("p", { class: "empty" }, "No matches yet.")) : null,
-    );
+          : h("p", { class: "empty" }, _("No matches yet."))) : null,
+    ].filter(Boolean));
     timer = setTimeout(refresh, streaming ? SAFETY_EVERY : POLL_EVERY);
   }
 
@@ -412,13 +434,14 @@ function openLobby() {
 
 function resultName(game) {
   if (game.result) return RESULT_NAMES[game.result] || game.result;
-  if (game.end_reason === "resigned") return game.mars ? "mars, resigned" : "resigned";
-  return game.mars ? "mars" : "single";
+  if (game.end_reason === "resigned") return game.mars ? _("mars, resigned") : _("resigned");
+  return game.mars ? _("mars") : _("single");
 }
 
 function resultSentence(game) {
-  const pts = game.points === 1 ? "1 point" : `${game.points} points`;
-  return `Game ${game.number}: ${cap(game.winner)} wins ${pts} — ${resultName(game)}`;
+  return ngettext("Game %(n)s: %(side)s wins %(count)s point — %(result)s",
+                  "Game %(n)s: %(side)s wins %(count)s points — %(result)s", game.points,
+                  { n: game.number, side: side(game.winner), result: resultName(game) });
 }
 
 function openMatch(matchId) {
@@ -437,7 +460,8 @@ function openMatch(matchId) {
   const bots = new Map();        // username → is_bot (public profiles, read once)
 
   const boardHost = h("div", { class: "board-host", id: "board" });
-  const title = h("h1", { class: "match-title", id: "match-title" }, `Match #${matchId}`);
+  const title = h("h1", { class: "match-title", id: "match-title" },
+                  f(_("Match #%(id)s"), { id: matchId }));
   const players = h("div", { class: "players", id: "players" });
   const statusLine = h("p", { class: "status-line", id: "status", "aria-live": "polite" });
   const headCounter = h("p", { class: "head-counter", id: "head-counter", hidden: true });
@@ -445,17 +469,17 @@ function openMatch(matchId) {
   const stakeLine = h("p", { class: "stake", id: "stake", hidden: true });
   const clockLine = h("p", { class: "clock", id: "clock", hidden: true, "aria-live": "off" });
   const dieChoice = h("div", { class: "die-choice", id: "die-choice", hidden: true,
-                               role: "group", "aria-label": "Which die" });
+                               role: "group", "aria-label": _("Which die") });
   const actions = h("div", { class: "actions", id: "actions" });
   const liveLine = h("p", { class: "live", id: "live", "data-state": "connecting" },
-                     "connecting…");
+                     _("connecting…"));
   const result = h("div", { class: "result", id: "result", role: "status", hidden: true });
-  const log = h("ol", { class: "log", id: "log", "aria-label": "Move log" });
+  const log = h("ol", { class: "log", id: "log", "aria-label": _("Move log") });
   const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
-  const panel = h("aside", { class: "panel", "aria-label": "Match" }, title, players,
+  const panel = h("aside", { class: "panel", "aria-label": _("Match") }, title, players,
     statusLine, result, clockLine, stakeLine, diceLeft, headCounter, dieChoice, actions,
     liveLine,
-    h("h2", {}, "Moves"), log, announce);
+    h("h2", {}, _("Moves")), log, announce);
   app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
 
   const board = new Board(boardHost, { onMove: (step) => play(step),
@@ -474,14 +498,17 @@ function openMatch(matchId) {
         dieChoice.replaceChildren();
         resolve(step);
       };
-      const where = (step) => (step.to === 0 ? "bear off" : `to ${step.to}`);
+      const where = (step) => (step.to === 0 ? _("Bear off")
+        : f(_("To %(point)s"), { point: step.to }));
       const sorted = [...steps].sort((a, b) => a.die - b.die);
       dieChoice.replaceChildren(
-        h("span", { class: "label" }, `Which die? ${cap(where(sorted[0]))} with:`),
-        ...sorted.map((step) => button(`the ${step.die}`, () => done(step), {
+        h("span", { class: "label" }, f(_("Which die? %(where)s with:"),
+                                        { where: where(sorted[0]) })),
+        ...sorted.map((step) => button(f(_("the %(die)s"), { die: step.die }), () => done(step), {
           class: "primary", "data-die": step.die,
-          "aria-label": `${cap(where(step))} with the ${step.die}` })),
-        button("Cancel", () => done(null), { class: "link", "data-die": "" }));
+          "aria-label": f(_("%(where)s with the %(die)s"), { where: where(step), die: step.die }),
+        })),
+        button(_("Cancel"), () => done(null), { class: "link", "data-die": "" }));
       dieChoice.hidden = false;
       const first = dieChoice.querySelector("button");
       if (first) first.focus();
@@ -535,7 +562,7 @@ function openMatch(matchId) {
       return answer;
     } catch (error) {
       if (error instanceof ApiError && error.code === "version_conflict") {
-        toast("The match moved on; here it is now.");
+        toast(_("The match moved on; here it is now."));
       } else {
         toast(explain(error), "error");
       }
@@ -553,13 +580,16 @@ function openMatch(matchId) {
     const r = answer.roll;
     if (r.kind === "roll-off") {
       // Backgammon (H5): the higher die plays both roll-off dice at once as its first turn.
-      const opening = r.dice && r.dice.length ? `, playing ${r.dice.join("-")} now` : "";
-      const outcome = r.result === "tie" ? " — a tie, roll again"
-        : r.result === "white" || r.result === "black"
-          ? ` — ${cap(r.result)} starts${opening}` : "";
-      toast(`${cap(r.side)} rolled ${r.die}${outcome}`);
+      const starts = r.dice && r.dice.length
+        ? _("%(side)s rolled %(die)s — %(starter)s starts, playing %(dice)s now")
+        : _("%(side)s rolled %(die)s — %(starter)s starts");
+      const text = r.result === "tie" ? _("%(side)s rolled %(die)s — a tie, roll again")
+        : r.result === "white" || r.result === "black" ? starts : _("%(side)s rolled %(die)s");
+      toast(f(text, { side: side(r.side), die: r.die, starter: side(r.result),
+                      dice: (r.dice || []).join("-") }));
     } else if (r.passed) {
-      toast(`${cap(r.side)} rolled ${r.dice.join("-")}: no legal move, the turn passes.`);
+      toast(f(_("%(side)s rolled %(dice)s: no legal move, the turn passes."),
+              { side: side(r.side), dice: r.dice.join("-") }));
     }
   }
 
@@ -567,8 +597,9 @@ function openMatch(matchId) {
     const answer = await act("moves", { steps: [step] });
     const hit = answer && (answer.applied || []).find((a) => a.hit);
     if (hit) {
-      toast(`Hit! ${stepText(hit)}: the blot goes to the bar.`);
-      announce.textContent = `Hit on ${hit.to}: the opponent's checker goes to the bar`;
+      toast(f(_("Hit! %(step)s: the blot goes to the bar."), { step: stepText(hit) }));
+      announce.textContent = f(_("Hit on %(point)s: the opponent's checker goes to the bar"),
+                               { point: hit.to });
     }
   }
 
@@ -580,7 +611,8 @@ function openMatch(matchId) {
     const m = match;
     const s = m.state;
     const sides = mySides();
-    const youAre = m.hotseat ? "" : sides.length ? ` (you: ${sides[0]})` : " (watching)";
+    const youAre = m.hotseat ? "" : sides.length
+      ? f(_(" (you: %(side)s)"), { side: COLOUR_WORDS[sides[0]] }) : _(" (watching)");
     title.textContent = matchTitle(m);
     const presence = (colour) => {
       // state.presence (clocks): seen in the last minute. A word, not colour alone.
@@ -588,21 +620,22 @@ function openMatch(matchId) {
       if (bots.get(m[colour])) {
         // The computer is never "seen" (API: presence is false for bot accounts).
         return h("span", { class: "presence bot", id: `presence-${colour}`,
-                           "data-online": "bot" }, "computer");
+                           "data-online": "bot" }, _("computer"));
       }
       const on = Boolean(s.presence[colour]);
       return h("span", { class: `presence ${on ? "on" : "off"}`, id: `presence-${colour}`,
                          "data-online": on ? "true" : "false",
-                         title: on ? "seen in the last minute" : "not seen for a minute" },
-               h("span", { class: "dot", "aria-hidden": "true" }), on ? "online" : "away");
+                         title: on ? _("seen in the last minute") : _("not seen for a minute") },
+               h("span", { class: "dot", "aria-hidden": "true" }), on ? _("online") : _("away"));
     };
     players.replaceChildren(
-      h("span", { class: "player white" }, h("span", { class: "swatch white" }), " White: ",
-        h("strong", {}, m.white || "—"), presence("white")),
-      h("span", { class: "player black" }, h("span", { class: "swatch black" }), " Black: ",
-        h("strong", {}, m.black || m.invited || "—"), presence("black")),
+      h("span", { class: "player white" }, h("span", { class: "swatch white" }),
+        ` ${_("White")}: `, h("strong", {}, m.white || "—"), presence("white")),
+      h("span", { class: "player black" }, h("span", { class: "swatch black" }),
+        ` ${_("Black")}: `, h("strong", {}, m.black || m.invited || "—"), presence("black")),
       h("span", { class: "score", id: "score" },
-        `Score ${m.score.white}–${m.score.black} of ${m.length}${youAre}`));
+        f(_("Score %(white)s–%(black)s of %(length)s"), { ...m.score, length: m.length })
+        + youAre));
 
     const ro = (s && s.roll_off) || {};
     const rollOffOpen = s && s.phase === "roll-off" && m.status === "active"
@@ -610,26 +643,30 @@ function openMatch(matchId) {
                               || (ro.white && ro.white === ro.black));
     const canAct = s && m.status === "active"
       && (sides.includes(s.turn) || Boolean(rollOffOpen));
-    const turnName = s && s.turn ? cap(s.turn) : "";
+    const turnName = s && s.turn ? side(s.turn) : "";
     let text = "";
-    if (m.status === "open") text = "Waiting for someone to join this seek.";
-    else if (m.status === "invited") text = `Waiting for ${m.invited} to accept.`;
-    else if (m.status === "aborted") text = "This match was called off.";
+    if (m.status === "open") text = _("Waiting for someone to join this seek.");
+    else if (m.status === "invited") text = f(_("Waiting for %(name)s to accept."),
+                                              { name: m.invited });
+    else if (m.status === "aborted") text = _("This match was called off.");
     else if (m.status === "finished") {
-      text = `Match over: ${cap(m.winner)} wins ${m.score.white}–${m.score.black}.`;
+      text = f(_("Match over: %(side)s wins %(white)s–%(black)s."),
+               { side: side(m.winner), ...m.score });
     } else if (s) {
       const you = canAct && !m.hotseat;
       if (s.phase === "roll-off") {
-        text = `Roll-off: White ${ro.white ?? "—"}, Black ${ro.black ?? "—"}. `
-          + (sides.length ? "Roll one die; the higher starts." : "");
+        text = f(_("Roll-off: White %(white)s, Black %(black)s."),
+                 { white: ro.white ?? "—", black: ro.black ?? "—" })
+          + (sides.length ? ` ${_("Roll one die; the higher starts.")}` : " ");
       } else if (s.phase === "roll") {
-        text = you ? "Your turn: roll the dice." : `${turnName} to roll.`;
+        text = you ? _("Your turn: roll the dice.") : f(_("%(side)s to roll."), { side: turnName });
       } else if (s.phase === "move") {
-        text = you ? "Your move: pick a checker, then a gold landing."
-                   : `${turnName} to move${m.hotseat ? ": pick a checker, then a gold landing." : "."}`;
+        text = you ? _("Your move: pick a checker, then a gold landing.")
+          : f(m.hotseat ? _("%(side)s to move: pick a checker, then a gold landing.")
+                        : _("%(side)s to move."), { side: turnName });
       } else if (s.phase === "offer" && s.offer) {
-        text = `${cap(s.offer.by)} offers to raise the stake to ${s.offer.stake}; `
-          + `${turnName} answers.`;
+        text = f(_("%(side)s offers to raise the stake to %(stake)s; %(other)s answers."),
+                 { side: side(s.offer.by), stake: s.offer.stake, other: turnName });
       }
     }
     statusLine.textContent = text;
@@ -637,19 +674,19 @@ function openMatch(matchId) {
     // R13: the head counter while a checker may still leave the head.
     const head = s && m.status === "active" && s.phase === "move" ? s.head_may_leave || 0 : 0;
     headCounter.hidden = !(head > 0);
-    headCounter.textContent = head > 0 ? `${head} may leave` : "";
+    headCounter.textContent = head > 0 ? f(_("%(count)s may leave"), { count: head }) : "";
     diceLeft.textContent = s && s.phase === "move" && s.dice_left && s.dice_left.length
-      ? `Dice left: ${s.dice_left.join(", ")}` : "";
+      ? f(_("Dice left: %(dice)s"), { dice: s.dice_left.join(", ") }) : "";
     stakeLine.hidden = !hasStakes();
     if (hasStakes() && s) {
       const crawford = m.crawford_game && m.crawford_game === s.game;
-      const holder = { both: "either side", white: "White", black: "Black" }[s.may_offer];
-      stakeLine.textContent = `Stake ${s.stake ?? 1}`
-        + (m.stakes === "cube" ? " (cube)" : m.stakes === "dave" ? " (dave)" : "")
-        + (crawford ? " · Crawford game: no raises"
-          : holder ? ` · may raise: ${holder}`
-          : m.length === 1 ? " · no raises in a 1-point match" : " · no more raises")
-        + (m.crawford_game && m.crawford_game < s.game ? " · after Crawford" : "");
+      const holder = { both: _("either side"), white: _("White"), black: _("Black") }[s.may_offer];
+      stakeLine.textContent = f(_("Stake %(stake)s"), { stake: s.stake ?? 1 })
+        + (m.stakes === "cube" ? _(" (cube)") : m.stakes === "dave" ? _(" (dave)") : "")
+        + " · " + (crawford ? _("Crawford game: no raises")
+          : holder ? f(_("may raise: %(side)s"), { side: holder })
+          : m.length === 1 ? _("no raises in a 1-point match") : _("no more raises"))
+        + (m.crawford_game && m.crawford_game < s.game ? ` · ${_("after Crawford")}` : "");
       stakeLine.dataset.stake = s.stake ?? 1;
       stakeLine.dataset.mayOffer = s.may_offer || "";
       stakeLine.dataset.crawford = crawford ? "true" : "false";
@@ -658,33 +695,36 @@ function openMatch(matchId) {
 
     actions.replaceChildren();
     if (canAct && (s.phase === "roll" || s.phase === "roll-off")) {
-      actions.append(button(s.phase === "roll-off" ? "Roll one die" : "Roll",
+      actions.append(button(s.phase === "roll-off" ? _("Roll one die") : _("Roll"),
                             roll, { id: "roll", class: "primary" }));
     }
     if (canAct && s.phase === "roll" && hasStakes()
         && (s.may_offer === "both" || s.may_offer === s.turn)) {
       const next = m.stakes === "dave" && m.progression === "arithmetic"
         ? (s.stake ?? 1) + 1 : (s.stake ?? 1) * 2;
-      actions.append(button(`Offer ${m.stakes === "cube" ? "a double" : "a raise"} (to ${next})`,
+      actions.append(button(f(m.stakes === "cube" ? _("Offer a double (to %(stake)s)")
+                                                  : _("Offer a raise (to %(stake)s)"),
+                              { stake: next }),
                             () => act("offer"), { id: "offer" }));
     }
     if (canAct && s.phase === "offer") {
-      actions.append(button(`Accept (stake ${s.offer ? s.offer.stake : ""})`, () => act("accept"),
-                            { id: "accept", class: "primary" }),
-                     button("Refuse (lose the game)", () => act("refuse"), { id: "refuse" }));
+      actions.append(button(f(_("Accept (stake %(stake)s)"), { stake: s.offer ? s.offer.stake : "" }),
+                            () => act("accept"), { id: "accept", class: "primary" }),
+                     button(_("Refuse (lose the game)"), () => act("refuse"), { id: "refuse" }));
     }
     const late = lateNow();
     if (late && late.claimers.length) {
-      actions.append(button(`Claim the game (${late.late.map(cap).join(", ")} is late)`,
+      actions.append(button(f(_("Claim the game (%(side)s is late)"),
+                              { side: late.late.map(side).join(", ") }),
                             () => act("claim"), { id: "claim", class: "danger" }));
     }
     if (offer.abort && m.status === "active" && sides.length && s && s.game === 1
         && s.phase === "roll-off" && !rolledOff && !ro.white && !ro.black) {
-      actions.append(button("Abort (no result)", () => act("abort"), { id: "abort" }));
+      actions.append(button(_("Abort (no result)"), () => act("abort"), { id: "abort" }));
     }
     if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
-      const who2 = m.hotseat && s.turn ? ` (${s.turn})` : "";
-      actions.append(button(resignArmed ? `Confirm: resign the game${who2}` : `Resign${who2}`,
+      const who2 = m.hotseat && s.turn ? ` (${COLOUR_WORDS[s.turn]})` : "";
+      actions.append(button((resignArmed ? _("Confirm: resign the game") : _("Resign")) + who2,
         async () => {
           if (!resignArmed) {
             resignArmed = true; render();
@@ -696,23 +736,23 @@ function openMatch(matchId) {
         }, { id: "resign", class: resignArmed ? "danger" : "" }));
     }
     if (m.status === "finished" && sides.length) {
-      actions.append(button("Rematch", async () => {
+      actions.append(button(_("Rematch"), async () => {
         const r = await attempt(() => api.post(`matches/${matchId}/rematch/`, {}));
         if (r) {
           if (r.status === "active") go(`#/match/${r.id}`);
-          else toast(`Rematch: invitation sent to ${r.invited}.`);
+          else toast(f(_("Rematch: invitation sent to %(name)s."), { name: r.invited }));
         }
       }, { id: "rematch" }));
     }
     if (m.status === "invited" && m.invited === me) {
-      actions.append(button("Accept", () => act("join"), { id: "join", class: "primary" }),
-                     button("Decline", () => act("decline")));
+      actions.append(button(_("Accept"), () => act("join"), { id: "join", class: "primary" }),
+                     button(_("Decline"), () => act("decline")));
     } else if (m.status === "open" && me && !sides.length) {
-      actions.append(button("Join", () => act("join"), { id: "join", class: "primary" }));
+      actions.append(button(_("Join"), () => act("join"), { id: "join", class: "primary" }));
     } else if ((m.status === "open" || m.status === "invited") && sides.length) {
-      actions.append(button("Cancel", () => act("cancel"), { id: "cancel" }));
+      actions.append(button(_("Cancel"), () => act("cancel"), { id: "cancel" }));
     }
-    actions.append(h("a", { class: "button link", href: "#/" }, "Lobby"));
+    actions.append(h("a", { class: "button link", href: "#/" }, _("Lobby")));
 
     // For tests and scripts: what the page is showing, without parsing the SVG.
     boardHost.dataset.status = m.status;
@@ -777,17 +817,20 @@ function openMatch(matchId) {
     }
     const left = Date.parse(s.deadline) - serverNow();
     const sides = clockSides();
-    const names = sides.length ? sides.map(cap).join(" and ") : cap(s.turn || "");
+    const names = sides.length ? sides.map(side).join(_(" and ")) : side(s.turn || "");
     const mine = sides.some((c) => mySides().includes(c)) && !match.hotseat;
-    const limit = match.turn_seconds ? ` (${clockText(match.turn_seconds * 1000)} a turn)` : "";
+    const limit = match.turn_seconds
+      ? f(_(" (%(time)s a turn)"), { time: clockText(match.turn_seconds * 1000) }) : "";
     clockLine.dataset.late = left <= 0 ? "true" : "false";
     clockLine.dataset.seconds = String(Math.max(0, Math.round(left / 1000)));
     clockLine.dataset.side = sides.join(" ");
     clockLine.classList.toggle("urgent", left > 0 && left < 10000);
     clockLine.textContent = left > 0
-      ? `Clock: ${mine ? "You" : names}: ${clockText(left)} left to act${limit}`
-      : `Clock: ${mine ? "You are" : `${names} ${sides.length > 1 ? "are" : "is"}`} past the `
-        + `deadline${mine ? ": the other side may claim the game" : ""}`;
+      ? f(_("Clock: %(who)s: %(time)s left to act"), { who: mine ? _("You") : names,
+                                                        time: clockText(left) }) + limit
+      : mine ? _("Clock: You are past the deadline: the other side may claim the game")
+        : f(sides.length > 1 ? _("Clock: %(who)s are past the deadline")
+                             : _("Clock: %(who)s is past the deadline"), { who: names });
     const late = left <= 0;
     if (lateShown !== null && lateShown !== late) {
       lateShown = late;
@@ -810,15 +853,17 @@ function openMatch(matchId) {
                               { quiet: true }) || [];
         if (game.winner) gameMoves.set(game.number, turns);
       }
-      parts.push(h("li", { class: "game-head" }, `Game ${game.number}`
-        + (game.starter ? ` — ${cap(game.starter)} starts` : "")));
+      parts.push(h("li", { class: "game-head" }, game.starter
+        ? f(_("Game %(n)s — %(side)s starts"), { n: game.number, side: side(game.starter) })
+        : f(_("Game %(n)s"), { n: game.number })));
       for (const t of turns) {
         const dice = t.dice && t.dice.length ? t.dice.join("-") : "";
         const steps = (t.steps || []).map(stepText).join(" ");
-        const pass = t.passed ? `pass (${t.pass_reason || "no legal move"})` : "";
+        const pass = t.passed ? f(_("pass (%(reason)s)"),
+                                  { reason: reasonText(t.pass_reason) }) : "";
         parts.push(h("li", { class: `turn ${t.side}${t.passed ? " passed" : ""}` },
           h("span", { class: "n" }, `${t.number}.`), " ",
-          h("span", { class: `swatch ${t.side}` }), ` ${cap(t.side)} ${dice}: `,
+          h("span", { class: `swatch ${t.side}` }), ` ${side(t.side)} ${dice}: `,
           [steps, pass].filter(Boolean).join(" ") || "…"));
       }
       if (game.winner) {
@@ -827,8 +872,8 @@ function openMatch(matchId) {
       }
     }
     if (match && match.status === "finished") {
-      parts.push(h("li", { class: "match-result" }, `Match: ${cap(match.winner)} wins `
-        + `${match.score.white}–${match.score.black}`));
+      parts.push(h("li", { class: "match-result" }, f(_("Match: %(side)s wins %(white)s–%(black)s"),
+                                                     { side: side(match.winner), ...match.score })));
     }
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
     log.replaceChildren(...parts);
@@ -839,7 +884,8 @@ function openMatch(matchId) {
       result.hidden = false;
       result.textContent = resultSentence(last)
         + (match && match.status === "finished"
-          ? `. Match over: ${cap(match.winner)} wins ${match.score.white}–${match.score.black}.`
+          ? ". " + f(_("Match over: %(side)s wins %(white)s–%(black)s."),
+                     { side: side(match.winner), ...match.score })
           : ".");
     } else {
       result.hidden = true;
@@ -852,14 +898,20 @@ function openMatch(matchId) {
       if (e.type === "roll_off") rolledOff = true;
       const mine = mySides().includes(d.side) && !(match && match.hotseat);
       if (e.type === "step" && !mine) {
-        announce.textContent = `${cap(d.side)} played ${stepText(d)}`;
+        announce.textContent = f(_("%(side)s played %(step)s"),
+                                 { side: side(d.side), step: stepText(d) });
       } else if (e.type === "pass") {
-        announce.textContent = `${cap(d.side)} cannot move: ${d.reason || "no legal move"}`;
+        announce.textContent = f(_("%(side)s cannot move: %(reason)s"),
+                                 { side: side(d.side), reason: reasonText(d.reason) });
       } else if (e.type === "game_over") {
-        toast(`Game ${d.game}: ${cap(d.winner)} wins ${d.points} point${d.points > 1 ? "s" : ""}`
-          + (d.result ? ` — ${RESULT_NAMES[d.result] || d.result}` : d.mars ? " — mars" : ""));
+        toast(ngettext("Game %(n)s: %(side)s wins %(count)s point",
+                       "Game %(n)s: %(side)s wins %(count)s points", d.points,
+                       { n: d.game, side: side(d.winner) })
+          + (d.result ? ` — ${RESULT_NAMES[d.result] || d.result}`
+            : d.mars ? ` — ${_("mars")}` : ""));
       } else if (e.type === "roll" && !mine) {
-        announce.textContent = `${cap(d.side)} rolled ${(d.dice || []).join("-")}`;
+        announce.textContent = f(_("%(side)s rolled %(dice)s"),
+                                 { side: side(d.side), dice: (d.dice || []).join("-") });
       }
     }
     refetch();
@@ -892,8 +944,9 @@ function openMatch(matchId) {
         liveLine.dataset.state = status;
         liveLine.dataset.mode = mode;
         liveLine.textContent = status === "live"
-          ? `● live${mode === "stream" ? "" : mode === "poll" ? " (long poll)" : " (polling)"}`
-          : "reconnecting…";
+          ? (mode === "stream" ? _("● live") : mode === "poll" ? _("● live (long poll)")
+            : _("● live (polling)"))
+          : _("reconnecting…");
         if (status === "live") refetch(0);   // whatever happened while we were away
       },
     });
@@ -920,3 +973,10 @@ function openMatch(matchId) {
 
 renderWho();
 route();
+
+// The language links keep the open view (the match in the hash) across the reload.
+for (const link of document.querySelectorAll("#languages a[data-lang]")) {
+  link.addEventListener("click", () => {
+    link.href = `?lang=${link.dataset.lang}${location.hash}`;
+  });
+}

@@ -28,6 +28,8 @@
 // the bar enter into that quarter, so they wait in the top half of the bar; the
 // opponent's in the bottom half. A step `from: 25` enters; `to: 0` bears off.
 
+import { _, f as fmt, ngettext } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const R = 27;          // checker radius
 const PW = 60;         // point width
@@ -142,7 +144,12 @@ export function diceUsage(dice, left) {
               .sort((a, b) => Number(a.left) - Number(b.left));
 }
 
-function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+/** "2 white checkers", in the page's language. */
+function checkers(n, colour) {
+  return colour === "white"
+    ? ngettext("%(count)s white checker", "%(count)s white checkers", n)
+    : ngettext("%(count)s black checker", "%(count)s black checkers", n);
+}
 
 export class Board {
   constructor(host, { onMove = () => {}, onSelect = () => {}, chooseDie = null } = {}) {
@@ -298,20 +305,21 @@ export class Board {
     let text;
     if (place.kind === "point") {
       const n = Math.abs(count);
-      text = `point ${place.point}, ` + (n ? `${plural(n, this.colourOf(count) + " checker")}`
-                                            : "empty");
-      if (place.point === 24 && !this.data.hitting) text += ", your head";
-    } else if (key === "bar") {
-      text = `bar, ${plural(count, mine + " checker")}`;
+      const parts = [fmt(_("point %(point)s"), { point: place.point }),
+                     n ? checkers(n, this.colourOf(count)) : _("empty")];
+      if (place.point === 24 && !this.data.hitting) parts.push(_("your head"));
+      text = parts;
     } else {
-      text = `borne off, ${plural(count, mine + " checker")}`;
+      text = [key === "bar" ? _("bar") : _("borne off"), checkers(count, mine)];
     }
-    if (flags.selected) text += ", selected";
-    else if (flags.source) text += ", can move";
-    if (flags.landing) text += ", legal landing";
-    if (flags.dice && flags.dice.length > 1) text += `, with the ${flags.dice.join(" or the ")}`;
-    if (flags.hits) text += ", hits";
-    return text;
+    if (flags.selected) text.push(_("selected"));
+    else if (flags.source) text.push(_("can move"));
+    if (flags.landing) text.push(_("legal landing"));
+    if (flags.dice && flags.dice.length > 1) {
+      text.push(fmt(_("with the %(dice)s"), { dice: flags.dice.join(_(" or the ")) }));
+    }
+    if (flags.hits) text.push(_("hits"));
+    return text.join(", ");
   }
 
   render() {
@@ -393,13 +401,15 @@ export class Board {
       const gap = size + 10;
       const start = g.dice.cx - ((usage.length - 1) * gap) / 2;
       usage.forEach((d, i) => parts.push(dieSvg(d.value, start + i * gap, g.dice.cy, size,
-        !d.left, `die ${d.value}${d.left ? "" : ", played"}`)));
+        !d.left, fmt(d.left ? _("die %(value)s") : _("die %(value)s, played"),
+                     { value: d.value }))));
     } else if (this.data.rollOff) {
       const ro = this.data.rollOff;
       const items = [["white", ro.white], ["black", ro.black]].filter(([, v]) => v);
       items.forEach(([colour, v], i) => parts.push(`<g class="rolloff-die ${colour}">${dieSvg(
         v, g.dice.cx + (i - (items.length - 1) / 2) * 60, g.dice.cy, 42, false,
-        `${colour} rolled ${v}`)}</g>`));
+        fmt(colour === "white" ? _("White rolled %(die)s") : _("Black rolled %(die)s"),
+            { die: v }))}</g>`));
     }
 
     // R13: the head counter, beside the head, in Long Nardy.
@@ -408,14 +418,17 @@ export class Board {
       const y = head.base + head.len + 16;
       parts.push(`<g class="head-badge" aria-hidden="true"><rect x="${head.x - 44}" y="${y - 15}"
         width="${PW + 44}" height="22" rx="11"/><text x="${head.x + PW / 2 - 22}" y="${y + 1}"
-        text-anchor="middle">${this.data.headMayLeave} may leave</text></g>`);
+        text-anchor="middle">${escapeText(fmt(_("%(count)s may leave"),
+                                              { count: this.data.headMayLeave }))}</text></g>`);
     }
 
-    const view = `${mine[0].toUpperCase()}${mine.slice(1)}'s view`;
+    const view = mine === "white" ? _("White's view") : _("Black's view");
+    const boardLabel = fmt(_("Board, %(view)s; arrow keys move between points, Enter or Space "
+                             + "picks a checker and lands it"), { view });
     this.host.innerHTML = `<svg xmlns="${SVG_NS}" class="board${g.narrow ? " narrow" : ""}"
       viewBox="0 0 ${g.width} ${g.height}" role="group" data-perspective="${mine}"
       data-layout="${g.narrow ? "narrow" : "wide"}"
-      aria-label="Board, ${view}; arrow keys move between points, Enter or Space picks a checker and lands it">
+      aria-label="${escapeText(boardLabel)}">
       ${parts.join("")}</svg>`;
 
     // Roving tabindex: one stop on the board, the arrows do the rest.
@@ -497,8 +510,8 @@ export class Board {
     const attrs = focusable
       ? `data-key="${key}" role="button" tabindex="-1" aria-label="${escapeText(
         this.label(key, count, flags))}"`
-      : `role="img" aria-label="${escapeText(`${kind === "bar" ? "bar" : "borne off"}, ${
-        plural(count, colour + " checker")}`)}"`;
+      : `role="img" aria-label="${escapeText(`${kind === "bar" ? _("bar") : _("borne off")}, ${
+        checkers(count, colour)}`)}"`;
     const out = [`<g class="${cls}" ${attrs} data-count="${count}" data-colour="${colour}">`];
     out.push(`<rect class="tray-bg" x="${place.x}" y="${place.y}" width="${place.w}"
       height="${place.h}" rx="6"/>`);
