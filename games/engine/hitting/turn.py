@@ -208,8 +208,13 @@ class HitTurn(TurnBase):
 
     def _no_die_bears_off(self, src: int) -> IllegalMoveError:
         if not self.position.variant.bear_off:
-            return self._diagnose(Step(src, 0, src if src <= 6 else 6))
+            return self._no_bear_off(src)
         return super()._no_die_bears_off(src)
+
+    def _no_bear_off(self, src: int) -> IllegalMoveError:
+        variant = self.position.variant
+        return err("no_bear_off", f"H13: {variant.name} has no bearing off; a checker "
+                                  f"on {src} plays at most a {min(src - 1, 6)}")
 
     def _after(self, step: Step) -> HitTurn:
         mover = self._mover
@@ -233,8 +238,7 @@ class HitTurn(TurnBase):
         variant = self.position.variant
         src, dst, die = step.src, step.dst, step.die
         if dst == 0 and not variant.bear_off:
-            return err("no_bear_off", f"H13: {variant.name} has no bearing off; a checker "
-                                      f"on {src} plays at most a {min(src - 1, 6)}")
+            return self._no_bear_off(src)
         if die not in self.dice_left:
             return err("no_such_die", f"no {die} to play (dice left: "
                                       f"{dice_text(self.dice_left)})")
@@ -346,26 +350,11 @@ class HittingGame:
 
     def __init__(self, variant: Variant) -> None:
         self.variant: Final = variant
-
-    @property
-    def name(self) -> str:
-        return self.variant.name
-
-    @property
-    def title(self) -> str:
-        return self.variant.title
-
-    @property
-    def opening(self) -> Opening:
-        return self.variant.opening
-
-    @property
-    def later_games(self) -> LaterGames:
-        return self.variant.later_games
-
-    @property
-    def results(self) -> tuple[str, ...]:
-        return self.variant.results
+        self.name: Final[str] = variant.name
+        self.title: Final[str] = variant.title
+        self.opening: Final[Opening] = variant.opening
+        self.later_games: Final[LaterGames] = variant.later_games
+        self.results: Final[tuple[str, ...]] = variant.results
 
     def __repr__(self) -> str:
         return f"HittingGame({self.name})"

@@ -369,6 +369,17 @@ def test_h13_nard_ends_when_the_fifteenth_is_home_and_plays_nothing_past_1() -> 
     assert err.value.reason == "game_over"
 
 
+def test_h13_nard_refuses_bearing_off_from_any_point() -> None:
+    """``resolve(src, 0)`` in nard is refused as no_bear_off from every point, also
+    from 7 and above where no die could bear off (it once raised NotationError)."""
+    position = board("nard", WHITE, {12: 5, 9: 5, 1: 5}, {1: 5, 2: 5, 23: 5})
+    state = turn(position, WHITE, (2, 1))
+    for src in (12, 9, 1):
+        with pytest.raises(IllegalMoveError) as err:
+            state.resolve(src, 0)
+        assert err.value.reason == "no_bear_off"
+
+
 def test_h13_nard_plays_the_most_dice_before_arriving() -> None:
     """H11 counts dice to the end: 14 home, one on 7, 1-1: moving inside home first
     and arriving with the last die uses all four."""
