@@ -109,7 +109,10 @@ class Server:
         try:
             await self._stream(response, receive, send)
         finally:
-            await loop.run_in_executor(self.pool, response.close)
+            try:
+                await loop.run_in_executor(self.pool, response.close)
+            except RuntimeError:  # the pool is shut down (the server stopping): close here
+                response.close()
 
     @staticmethod
     async def _stream(response: Any, receive: Any, send: Any) -> None:

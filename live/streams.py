@@ -163,8 +163,12 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                 yield comment("keep-alive")
                 clock.wrote()
                 # A quiet stream checks the log too: a lost last event (a publish that
-                # failed while the subscription stood) waits at most one heartbeat.
-                read_db = True
+                # failed while the subscription stood) waits at most two heartbeats. One
+                # query a second serves every stream of the process (Hub.behind).
+                try:
+                    read_db = await hub.behind(match_id, last)
+                except DB_DOWN:
+                    read_db = True  # the read says so, and retries
             if not woken and hub.must_poll:
                 read_db = True  # no fan-out: poll
     finally:
