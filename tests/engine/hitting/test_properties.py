@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import BLACK, RULESETS, WHITE, HitPosition, HitTurn, IllegalMoveError
@@ -41,6 +41,11 @@ def positions(draw: st.DrawFn, rules: str) -> HitPosition:
         # White's own point p is White's p; Black's own point q is White's 25 - q.
         free = [p for p in own_points if (p if side == WHITE else 25 - p) not in counts]
         while left:
+            if not free:  # the own points wanted are all the opponent's: any free point
+                free = [q for q in range(1, 25)
+                        if (q if side == WHITE else 25 - q) not in counts
+                        or counts[q if side == WHITE else 25 - q] * sign > 0]
+                assume(bool(free))
             p = draw(st.sampled_from(free))
             w = p if side == WHITE else 25 - p
             if abs(counts.get(w, 0)) < cap:
