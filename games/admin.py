@@ -176,6 +176,12 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         (None, {"fields": ("players", "length", "score", "status", "winner_name", "hotseat",
                            "rematch_of", "version")}),
         ("Times", {"fields": ("created_at", "started_at", "finished_at")}),
+        ("Stakes and clock", {
+            "description": "Stakes (RULES-FAMILY S1-S7) and the clock (issue 17); claims "
+                           "and abandonments are in the games' end reasons and the events "
+                           "(claim, abandoned, deadline).",
+            "fields": ("stakes", "progression", "crawford_game", "turn_seconds", "deadline",
+                       "deadline_warned")}),
         ("Record", {"fields": ("record_links", "event_log")}),
     )
     readonly_fields = ("players", "score", "winner_name", "record_links", "event_log")
@@ -264,8 +270,8 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         ("Snapshot of the state", {
             "classes": ("collapse",),
             "fields": ("phase", "turn", "dice", "dice_left", "position_key", "turn_key",
-                       "rolloff_white", "rolloff_black",
-                       "started_at", "finished_at")}),
+                       "rolloff_white", "rolloff_black", "stake", "stake_holder",
+                       "offer_by", "offers", "started_at", "finished_at")}),
     )
     readonly_fields = ("match_link", "mars_mark", "dice_left", "neighbours")
 
@@ -299,11 +305,23 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, extra_context=context)
 
 
+def _offer_row(offer: dict[str, Any]) -> dict[str, Any]:
+    """A history row for an offer and its answer (S2-S4), between the turns."""
+    answer = {"accept": "accepted", "refuse": "refused"}.get(offer.get("answer") or "",
+                                                             "not answered")
+    return {"number": "", "side": offer["by"], "dice": "",
+            "notation": f"offers {offer['stake']} — {answer}", "pass_reason": "",
+            "pass_text": "", "position_after": "", "in_progress": False}
+
+
 def history_context(game: Game, shown: str | None) -> dict[str, Any]:
     """The history table's rows and the board to draw (after turn ``shown``, or now)."""
     turns = list(game.turn_records.order_by("number"))
-    rows = []
+    rows: list[dict[str, Any]] = []
+    offers = list(game.offers)
     for turn in turns:
+        while offers and offers[0]["before_turn"] <= turn.number:
+            rows.append(_offer_row(offers.pop(0)))
         rows.append({
             "number": turn.number,
             "side": turn.side,
@@ -314,6 +332,12 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
             "position_after": turn.position_after,
             "in_progress": turn.finished_at is None,
         })
+    rows += [_offer_row(offer) for offer in offers]  # after the last turn: refused or waiting
+    if game.end_reason in ("claimed", "abandoned"):
+        rows.append({"number": "", "side": "white" if game.winner == "black" else "black",
+                     "dice": "", "notation": f"{game.get_end_reason_display().lower()} "
+                                             "(the clock)", "pass_reason": "",
+                     "pass_text": "", "position_after": "", "in_progress": False})
     position, caption, selected = game.position, "", None
     number = _turn_number(shown)
     if number is not None:

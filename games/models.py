@@ -75,6 +75,9 @@ class Progression(models.TextChoices):
     ARITHMETIC = "arithmetic", "Arithmetic (1, 2, 3, 4 …)"
 
 
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 86_400
+"""The clock's range: 30 s a move to a day (correspondence)."""
+
 MAX_STAKE = 64
 """S5: the stake never goes above 64."""
 
@@ -112,6 +115,15 @@ class Match(models.Model):
         null=True, blank=True,
         help_text="S7: the number of the match's Crawford game (no offers in it), once a "
                   "score has first become one short of the length.")
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="The clock: seconds the side to act has for each action (30 to 86,400), "
+                  "or none.")
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="When the side to act must have acted (set by every committed change).")
+    deadline_warned = models.BooleanField(
+        default=False, help_text="The sweep has logged the deadline warning for it.")
     score_white = models.PositiveSmallIntegerField(default=0)
     score_black = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=8, choices=MatchStatus.choices, db_index=True)
@@ -135,6 +147,10 @@ class Match(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"),
             models.CheckConstraint(condition=Q(rules__in=Rules.values), name="match_rules_known"),
+            models.CheckConstraint(
+                condition=Q(turn_seconds__isnull=True)
+                | Q(turn_seconds__gte=MIN_TURN_SECONDS, turn_seconds__lte=MAX_TURN_SECONDS),
+                name="match_turn_seconds_30_to_86400"),
             models.CheckConstraint(condition=Q(stakes__in=Stakes.values),
                                    name="match_stakes_known"),
             models.CheckConstraint(
@@ -191,6 +207,12 @@ class EndReason(models.TextChoices):
     BORNE_OFF = "borne_off", "Borne off"
     RESIGNED = "resigned", "Resigned"
     REFUSED = "refused", "Refused an offer"
+    CLAIMED = "claimed", "Claimed on time"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+RESIGNATIONS = (EndReason.RESIGNED, EndReason.CLAIMED, EndReason.ABANDONED)
+"""End reasons scored as a resignation of the loser (R30/H16)."""
 
 
 class Result(models.TextChoices):

@@ -8,7 +8,7 @@ exactly the code that played it; the first step that fails is reported.
 from __future__ import annotations
 
 from games import transitions
-from games.models import EndReason, Game, GamePhase, Match, MatchStatus, side_of
+from games.models import RESIGNATIONS, Game, GamePhase, Match, MatchStatus, side_of
 from games.transitions import Change
 from nard_site.domain import DomainError
 
@@ -44,7 +44,7 @@ def replay_problems(game: Game) -> list[str]:
     turns = list(game.turn_records.order_by("number"))
     starter = side_of(game.starter) if game.starter else None
     replayed = transitions.new_game(change, game.number, starter)  # the roll-off decided
-    resigned = game.end_reason == EndReason.RESIGNED
+    resigned = game.end_reason in RESIGNATIONS  # by the player, or on the clock
     problems: list[str] = []
     offers = list(game.offers)
     for expected_number, turn in enumerate(turns, start=1):
@@ -87,7 +87,8 @@ def replay_problems(game: Game) -> list[str]:
     if offers:
         problems.append(f"offers {offers} do not fit the turns")
     if resigned and not replayed.is_over:
-        transitions.resign(change, replayed, 1 - side_of(game.winner) if game.winner else 0)
+        transitions.resign(change, replayed, 1 - side_of(game.winner) if game.winner else 0,
+                           game.end_reason)
     if replayed.position_key != game.position_key:
         problems.append(f"snapshot board {game.position_key} differs from the replay "
                         f"{replayed.position_key}")

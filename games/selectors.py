@@ -10,11 +10,20 @@ from typing import Any, Final
 from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
-from games import store
+from games import presence, store
 from games.engine import WHITE, BoardPosition, Side, Step, Turn, format_play, other, side_name
 from games.engine.record import FORMAT as RECORD_FORMAT
 from games.engine.record import format_record
-from games.models import EndReason, Event, Game, GamePhase, Match, MatchStatus, side_of
+from games.models import (
+    RESIGNATIONS,
+    EndReason,
+    Event,
+    Game,
+    GamePhase,
+    Match,
+    MatchStatus,
+    side_of,
+)
 from games.models import Turn as TurnRecord
 from games.transitions import legal_steps_json
 
@@ -106,11 +115,20 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "first_turn": {"white": game.white_first_turn, "black": game.black_first_turn},
         "turn_number": game.turns,
         "position_id": game.position_key,
+        "deadline": match.deadline if active else None,
+        "presence": presence_json(match),
         "stake": game.stake,
         "may_offer": game.may_offer() if active else "none",
         "offer": ({"by": game.offer_by, "stake": game.offered_stake}
                   if active and game.phase == GamePhase.OFFER and game.offer_by else None),
     }
+
+
+def presence_json(match: Match) -> dict[str, bool]:
+    """Issue 17: whether each player was seen in the last minute (:mod:`games.presence`)."""
+    seen = presence.online([match.white_id, match.black_id])
+    return {"white": seen.get(match.white_id, False) if match.white_id else False,
+            "black": seen.get(match.black_id, False) if match.black_id else False}
 
 
 def match_json(match: Match, viewer: Any, perspective: Side | None = None,
@@ -129,6 +147,7 @@ def match_json(match: Match, viewer: Any, perspective: Side | None = None,
         "stakes": match.stakes,
         "progression": match.progression,
         "crawford_game": match.crawford_game,
+        "turn_seconds": match.turn_seconds,
         "score": {"white": match.score_white, "black": match.score_black},
         "status": match.status,
         "winner": match.winner or None,
@@ -253,7 +272,7 @@ def match_record(match: Match) -> dict[str, Any]:
                 "result": game.result,
                 "conceded": _conceded(game),
                 "end_reason": game.end_reason,
-                "resigned": loser if game.end_reason == EndReason.RESIGNED else None,
+                "resigned": loser if game.end_reason in RESIGNATIONS else None,
                 "refused": loser if game.end_reason == EndReason.REFUSED else None,
                 "stake": game.stake,
                 "score": dict(score),

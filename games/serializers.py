@@ -10,6 +10,8 @@ from rest_framework import serializers
 from games.engine.record import FORMAT as RECORD_FORMAT
 from games.models import (
     MATCH_LENGTHS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
     EndReason,
     GamePhase,
     MatchStatus,
@@ -122,6 +124,11 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                                     "1, 2, 4, 8 …; `arithmetic` 1, 2, 3, 4 … "
                                                     "(`dave` only).")
 
+    turn_seconds = serializers.IntegerField(
+        required=False, allow_null=True, min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS,
+        help_text="The clock (issue 17): seconds the side to act has for each action, 30 to "
+                  "86,400 (a day: correspondence); `null` or absent: no clock.")
+
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if (data.get("progression") == Progression.ARITHMETIC
                 and data.get("stakes") != Stakes.DAVE):
@@ -216,6 +223,11 @@ class FirstTurnSerializer(serializers.Serializer):
 MAY_OFFER = ("both", "white", "black", "none")
 
 
+class PresenceSerializer(serializers.Serializer):
+    white = serializers.BooleanField()
+    black = serializers.BooleanField()
+
+
 class OfferSerializer(serializers.Serializer):
     by = serializers.ChoiceField(choices=COLORS)
     stake = serializers.IntegerField(help_text="The value offered (S4).")
@@ -245,6 +257,10 @@ class StateSerializer(serializers.Serializer):
                                                   "Crawford game (S7), at 64 (S5).")
     offer = OfferSerializer(allow_null=True, help_text="The offer waiting for the answer of "
                                                        "the side in `turn` (phase `offer`).")
+    deadline = serializers.DateTimeField(allow_null=True,
+                                         help_text="When the side to act must have acted "
+                                                   "(issue 17); `null` without a clock.")
+    presence = PresenceSerializer(help_text="Whether each player was seen in the last 60 s.")
 
 
 class MatchSerializer(serializers.Serializer):
@@ -260,6 +276,9 @@ class MatchSerializer(serializers.Serializer):
     crawford_game = serializers.IntegerField(allow_null=True,
                                              help_text="S7: the number of the Crawford game "
                                                        "(no offers), once known.")
+    turn_seconds = serializers.IntegerField(allow_null=True,
+                                            help_text="The clock: seconds for each action, "
+                                                      "or `null`.")
     score = ScoreSerializer()
     status = serializers.ChoiceField(choices=MatchStatus.values)
     winner = serializers.ChoiceField(choices=COLORS, allow_null=True)

@@ -11,16 +11,18 @@ snapshot, the per-turn record and the events together. How a turn happens is
 
 from __future__ import annotations
 
+import functools
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
+from games import clocks, opponents, store, transitions
 from games import dice as dice_source
-from games import opponents, store, transitions
 from games.engine import BLACK, RULESETS, WHITE, Side, Turn, other
 from games.exceptions import (
     InvalidRequest,
@@ -32,6 +34,8 @@ from games.exceptions import (
 )
 from games.models import (
     MATCH_LENGTHS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
     Game,
     GamePhase,
     Match,
@@ -69,11 +73,42 @@ def _acting_sides(match: Match, user: User) -> tuple[Side, ...]:
     return sides
 
 
+class _Abandoned(WrongPhase):
+    """The match is past its abandonment limit (issue 17): the service that found it
+    settles it first (:func:`_clock_enforced`); the action itself is refused."""
+
+
 def _active_game(match: Match) -> Game:
     if match.status != MatchStatus.ACTIVE or match.current_game is None:
         raise WrongPhase(f"The match is {match.status}, not active.",
                          details={"status": match.status})
+    if clocks.is_abandoned(match, timezone.now()):
+        raise _Abandoned("The side to act was late by more than the clock allows: the "
+                         "match is abandoned.", details={"status": match.status,
+                                                         "reason": "abandoned"})
     return match.current_game
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _clock_enforced(service: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Lazy enforcement of the clock on every action: a match found abandoned under the
+    lock is settled (its own transaction, :func:`match_settle_clock`) and the action is
+    refused with 409 ``wrong_phase`` (``details.reason: abandoned``)."""
+
+    @functools.wraps(service)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return service(*args, **kwargs)
+        except _Abandoned as late:
+            settled = match_settle_clock(match_id=kwargs["match_id"], by="request")  # type: ignore[arg-type]
+            status = settled.status if settled is not None else late.details["status"]
+            raise WrongPhase(late.message, details={"status": status,
+                                                    "reason": "abandoned"}) from None
+
+    return run
 
 
 def _side_to_act(game: Game, sides: tuple[Side, ...]) -> Side:
@@ -84,6 +119,18 @@ def _side_to_act(game: Game, sides: tuple[Side, ...]) -> Side:
 
 
 # --- creating and joining ------------------------------------------------------------
+
+
+def check_clock(turn_seconds: int | None, hotseat: bool) -> None:
+    """Issue 17: no clock, or 30 s to a day a move; a hotseat match has no clock."""
+    if turn_seconds is None:
+        return
+    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
+        raise InvalidRequest("The clock is 30 to 86,400 seconds a move.", details={
+            "turn_seconds": [f"Must be {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}."]})
+    if hotseat:
+        raise InvalidRequest("A hotseat match has no clock.",
+                             details={"turn_seconds": ["Not allowed with hotseat."]})
 
 
 def check_stakes(stakes: str, progression: str) -> None:
@@ -104,7 +151,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
                  hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
                  rematch_of: Match | None = None, stakes: str = Stakes.NONE,
                  progression: str = Progression.GEOMETRIC, computer: str | None = None,
-                 ) -> Match:
+                 turn_seconds: int | None = None) -> Match:
     """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
     with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
     account, active at once (the computer plays by itself: :mod:`games.bots`).
@@ -115,6 +162,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         raise InvalidRequest(f"No rule set {rules!r}.",
                              details={"rules": [f"Must be one of {', '.join(Rules.values)}."]})
     check_stakes(stakes, progression)
+    check_clock(turn_seconds, hotseat)
     if length not in MATCH_LENGTHS:
         raise InvalidRequest("A match is 1, 3, 5 or 7 points.",
                              details={"length": ["Must be one of 1, 3, 5, 7."]})
@@ -143,7 +191,8 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
     with transaction.atomic():
         match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
                       rules=rules, rematch_of=rematch_of, stakes=stakes,
-                      progression=progression, version=0)  # the commit makes it 1
+                      progression=progression, turn_seconds=turn_seconds,
+                      version=0)  # the commit makes it 1
         if hotseat:
             match.white = match.black = user
         elif color == "white":
@@ -156,7 +205,8 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             match.invited, invited, match.status = None, None, MatchStatus.ACTIVE
         change = Change(match)
         change.log("match_created", length=length, rules=rules, hotseat=hotseat,
-                   stakes=stakes, progression=progression, by=user.username,
+                   stakes=stakes, progression=progression, turn_seconds=turn_seconds,
+                   by=user.username,
                    white=match.white.username if match.white else None,
                    black=match.black.username if match.black else None,
                    invited=invited.username if invited else None,
@@ -237,7 +287,8 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
         if Match.objects.filter(rematch_of=match).exists():
             raise WrongPhase("A rematch of this match already exists.")
         same = {"length": match.length, "rules": match.rules, "stakes": match.stakes,
-                "progression": match.progression, "rematch_of": match}
+                "progression": match.progression, "turn_seconds": match.turn_seconds,
+                "rematch_of": match}
         if match.hotseat:
             return match_create(user=user, hotseat=True, **same)
         my_side = sides[0]
@@ -260,6 +311,7 @@ class Played:
     applied: tuple[transitions.AppliedStep, ...] = ()
 
 
+@_clock_enforced
 def match_roll(*, match_id: int, user: User, expected_version: int | None = None) -> Played:
     """A roll-off die (R7/H4), or the two dice of the turn; passes at once if nothing plays."""
     with transaction.atomic():
@@ -293,6 +345,7 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
                        "passed": result.passed})
 
 
+@_clock_enforced
 def match_move(*, match_id: int, user: User, steps: list[Mapping[str, Any]],
                expected_version: int | None = None) -> Played:
     """Apply one or more steps of the turn, all or none (R10–R28, H7–H14)."""
@@ -324,6 +377,7 @@ def _stake_game(match_id: int, user: User, expected_version: int | None) -> tupl
     return change, game, _side_to_act(game, sides)
 
 
+@_clock_enforced
 def match_offer(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """Before rolling, the side to roll offers the next stake (S2-S5, S7)."""
     with transaction.atomic():
@@ -332,6 +386,7 @@ def match_offer(*, match_id: int, user: User, expected_version: int | None = Non
         return change.commit()
 
 
+@_clock_enforced
 def match_accept(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """The side in ``turn`` accepts the waiting offer; the offerer then rolls (S4)."""
     with transaction.atomic():
@@ -340,6 +395,7 @@ def match_accept(*, match_id: int, user: User, expected_version: int | None = No
         return change.commit()
 
 
+@_clock_enforced
 def match_refuse(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """The side in ``turn`` refuses the waiting offer and loses the game (S4)."""
     with transaction.atomic():
@@ -348,6 +404,7 @@ def match_refuse(*, match_id: int, user: User, expected_version: int | None = No
         return change.commit()
 
 
+@_clock_enforced
 def match_resign(*, match_id: int, user: User, side: str | None = None,
                  expected_version: int | None = None) -> Match:
     """Concede the current game (R30/H16) with the points the position gives now."""
@@ -369,12 +426,131 @@ def match_resign(*, match_id: int, user: User, side: str | None = None,
         return change.commit()
 
 
+# --- clocks (issue 17) ------------------------------------------------------------------
+
+
+@_clock_enforced
+def match_claim(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
+    """The waiting side claims the game of the side whose deadline has passed: the late
+    side loses it as a resignation (R30/H16, times the stake, S6)."""
+    with transaction.atomic():
+        change = _lock(match_id)
+        match = change.match
+        sides = _acting_sides(match, user)
+        _check_version(match, expected_version)
+        game = _active_game(match)
+        if not match.turn_seconds:
+            raise WrongPhase("This match has no clock.", details={"reason": "no_clock"})
+        late = clocks.late_sides(match)
+        if len(late) != 1:
+            raise WrongPhase("Neither side has rolled in this roll-off: nobody can claim; "
+                             "abort the match instead.",
+                             details={"phase": game.phase, "reason": "nobody_rolled"})
+        claimers = [s for s in sides if s not in late]
+        if not claimers:
+            raise NotYourTurn("You are the side to act: only the waiting side may claim.",
+                              details={"turn": color_of(late[0])})
+        if not clocks.is_late(match, change.now):
+            deadline = match.deadline.isoformat() if match.deadline else None
+            raise WrongPhase(f"The deadline has not passed yet ({deadline}).",
+                             details={"reason": "not_late", "deadline": deadline})
+        transitions.claim(change, game, claimers[0], late[0])
+        return change.commit()
+
+
+def match_settle_clock(*, match_id: int, by: str = "sweep") -> Match | None:
+    """Settle the match if it is abandoned (the side to act late by more than
+    :func:`games.clocks.abandon_after`): that side resigns the match (the current game
+    as R30/H16, and the match to the opponent). During a roll-off in which neither side
+    has rolled, both are late: the match is aborted with no result. Checked under the
+    row lock, so a match is settled once however many sweeps and requests race for it;
+    ``None`` when there was nothing to settle."""
+    with transaction.atomic():
+        change = _lock(match_id)
+        match = change.match
+        if not clocks.is_abandoned(match, change.now) or match.current_game is None:
+            return None
+        late = clocks.late_sides(match)
+        if len(late) == 1:
+            transitions.abandon(change, match.current_game, late[0], by)
+        else:
+            match.status, match.finished_at = MatchStatus.ABORTED, change.now
+            change.log("aborted", by=None, reason="abandoned")
+        return change.commit()
+
+
+def match_warn_clock(*, match_id: int) -> Match | None:
+    """Log the ``deadline`` warning for the side to act (once per deadline) when its
+    deadline is less than :func:`games.clocks.warn_before` away; quiet: the version and
+    the deadline stay as they are."""
+    with transaction.atomic():
+        change = _lock(match_id)
+        match = change.match
+        late = clocks.late_sides(match)
+        if (match.status != MatchStatus.ACTIVE or match.deadline is None
+                or match.deadline_warned or len(late) != 1 or match.current_game is None
+                or not change.now < match.deadline <= change.now + clocks.warn_before(match)):
+            return None
+        match.deadline_warned = True
+        change.log("deadline", game=match.current_game.number, side=color_of(late[0]),
+                   deadline=match.deadline.isoformat())
+        return change.commit(quiet=True)
+
+
+@dataclass(frozen=True)
+class Swept:
+    settled: tuple[int, ...]
+    warned: tuple[int, ...]
+
+
+def clocks_sweep() -> Swept:
+    """The periodic sweep (``manage.py sweep_clocks``): settle every abandoned match and
+    warn every side to act whose deadline is near. Each match is re-checked under its
+    lock, so sweeps and requests may overlap."""
+    now = timezone.now()
+    active = Match.objects.filter(status=MatchStatus.ACTIVE, deadline__isnull=False)
+    settled = [pk for pk in active.filter(deadline__lt=now - clocks.MIN_ABANDON_AFTER)
+               .order_by("deadline").values_list("pk", flat=True)
+               if match_settle_clock(match_id=pk) is not None]
+    warned = [pk for pk in active.filter(deadline_warned=False, deadline__gt=now,
+                                         deadline__lte=now + clocks.WARN_AT_MOST)
+              .order_by("deadline").values_list("pk", flat=True)
+              if match_warn_clock(match_id=pk) is not None]
+    return Swept(tuple(settled), tuple(warned))
+
+
+@_clock_enforced
+def match_abort_unstarted(*, match_id: int, user: User,
+                          expected_version: int | None = None) -> Match:
+    """Either player ends the match before the first roll of the match (issue 17): no
+    result, no stats, status ``aborted``."""
+    with transaction.atomic():
+        change = _lock(match_id)
+        match = change.match
+        _acting_sides(match, user)
+        _check_version(match, expected_version)
+        game = _active_game(match)
+        if (game.number != 1 or game.phase != GamePhase.ROLL_OFF
+                or game.rolloff_white is not None or game.rolloff_black is not None
+                or match.events.filter(type="roll_off").exists()):
+            raise WrongPhase("The match has started: its first die is rolled. Resign "
+                             "instead.", details={"phase": game.phase, "reason": "rolled"})
+        match.status, match.finished_at = MatchStatus.ABORTED, change.now
+        change.log("aborted", by=user.username, reason="aborted before the first roll")
+        return change.commit()
+
+
 __all__ = [
     "Played",
+    "Swept",
+    "check_clock",
     "check_stakes",
+    "clocks_sweep",
     "match_abort",
+    "match_abort_unstarted",
     "match_accept",
     "match_cancel",
+    "match_claim",
     "match_create",
     "match_join",
     "match_move",
@@ -383,4 +559,6 @@ __all__ = [
     "match_rematch",
     "match_resign",
     "match_roll",
+    "match_settle_clock",
+    "match_warn_clock",
 ]

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from games import notify, store
+from games import clocks, notify, store
 from games.engine import (
     WHITE,
     IllegalMoveError,
@@ -69,7 +69,7 @@ class Change:
 
     match: Match
     loaded: store.Loaded = field(default_factory=dict)
-    now: datetime = field(default_factory=timezone.now)
+    now: datetime = field(default_factory=lambda: timezone.now())  # read when made
     events: list[Event] = field(default_factory=list)
     rows: dict[int, Model] = field(default_factory=dict)
 
@@ -85,10 +85,18 @@ class Change:
         for row in rows:
             self.rows[id(row)] = row
 
-    def commit(self) -> Match:
-        """Bump the version, write the touched rows and the events (one round trip on
-        PostgreSQL), and schedule the after-commit notification."""
-        self.match.version += 1
+    def commit(self, *, quiet: bool = False) -> Match:
+        """Bump the version, set the clock's deadline (issue 17: ``turn_seconds`` from
+        now for the side to act), write the touched rows and the events (one round trip
+        on PostgreSQL), and schedule the after-commit notification.
+
+        ``quiet``: a change that only logs (the sweep's ``deadline`` warning) keeps the
+        version and the deadline, so no client's ``expected_version`` goes stale.
+        """
+        if not quiet:
+            self.match.version += 1
+            self.match.deadline = clocks.deadline_after(self.match, self.now)
+            self.match.deadline_warned = False
         store.save([self.match, *self.rows.values()], self.events, self.loaded)
         match, events = self.match, list(self.events)
         transaction.on_commit(lambda: notify.committed(match, events))
@@ -418,9 +426,10 @@ def game_points(match: Match, game: Game, outcome: Outcome, reason: str) -> tupl
 
 
 def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
-             result: str | None = None) -> None:
+             result: str | None = None, *, forfeit: Side | None = None) -> None:
     """Score the game (R29/H15; R30/H16 for a resignation; times the stake, S6), then end
-    the match (R31/H17) or start the next game (R8/H5), marking the Crawford game (S7)."""
+    the match (R31/H17) or start the next game (R8/H5), marking the Crawford game (S7).
+    ``forfeit``: the side that abandoned the match, which ends now whatever the score."""
     match = change.match
     points, mars = game_points(match, game, outcome, reason)
     game.winner = color_of(outcome.winner)
@@ -439,10 +448,13 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
     change.log("game_over", game=game.number, winner=game.winner, points=points,
                mars=mars, result=game.result, reason=reason, stake=game.stake, score=score)
     winner = match_winner((match.score_white, match.score_black), match.length)
+    if winner is None and forfeit is not None:
+        winner = other(forfeit)
     if winner is not None:
         match.status, match.winner, match.finished_at = (
             MatchStatus.FINISHED, color_of(winner), change.now)
-        change.log("match_over", winner=match.winner, score=score)
+        change.log("match_over", winner=match.winner, score=score,
+                   **({"reason": EndReason.ABANDONED} if forfeit is not None else {}))
         return
     if (match.stakes != Stakes.NONE and match.crawford_game is None and match.length > 1
             and match.length - 1 in (match.score_white, match.score_black)):
@@ -452,18 +464,43 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
     new_game(change, game.number + 1, starter)
 
 
-def resign(change: Change, game: Game, resigning: Side) -> None:
+def resign(change: Change, game: Game, resigning: Side,
+           reason: str = EndReason.RESIGNED) -> None:
     """``resigning`` concedes the game (R30/H16) with the points the position gives now;
-    a turn in progress ends here."""
+    a turn in progress ends here. ``reason``: ``resigned``, or ``claimed`` / ``abandoned``
+    for the clock's resignations (:func:`claim`, :func:`abandon`), which log their own
+    event instead of ``resign``; ``abandoned`` ends the match too."""
     record = game.current_turn
     if record is not None:  # that side's turn was taken, so its first turn is used up
         record.position_after = game.position_key
         record.finished_at = change.now
         _first_turn_used(game, side_of(record.side))
         change.touch(record)
-    change.log("resign", game=game.number, side=color_of(resigning))
+    if reason == EndReason.RESIGNED:
+        change.log("resign", game=game.number, side=color_of(resigning))
     outcome = change.match.ruleset.resign_outcome(game.position, resigning)
-    end_game(change, game, outcome, EndReason.RESIGNED, Result.RESIGNED)
+    end_game(change, game, outcome, reason, Result.RESIGNED,
+             forfeit=resigning if reason == EndReason.ABANDONED else None)
+
+
+def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:
+    """Issue 17: ``claimer`` claims the game of ``late``, whose deadline has passed; the
+    late side loses it as a resignation (R30/H16, times the stake). The caller checks
+    the clock."""
+    deadline = change.match.deadline
+    change.log("claim", game=game.number, side=color_of(claimer), late=color_of(late),
+               deadline=deadline.isoformat() if deadline else None)
+    resign(change, game, late, EndReason.CLAIMED)
+
+
+def abandon(change: Change, game: Game, late: Side, by: str) -> None:
+    """Issue 17: ``late`` has abandoned the match (late by more than the clock allows):
+    it loses the current game as a resignation and the match with it. ``by``: what
+    settled it (``sweep`` or ``request``)."""
+    deadline = change.match.deadline
+    change.log("abandoned", game=game.number, side=color_of(late), by=by,
+               deadline=deadline.isoformat() if deadline else None)
+    resign(change, game, late, EndReason.ABANDONED)
 
 
 __all__ = [
@@ -473,7 +510,9 @@ __all__ = [
     "Change",
     "RollOff",
     "TurnResult",
+    "abandon",
     "accept",
+    "claim",
     "end_game",
     "game_points",
     "legal_steps_json",

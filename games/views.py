@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
@@ -14,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis, importing, selectors, services
+from games import analysis, clocks, importing, presence, selectors, services
 from games.engine import parse_side
 from games.exceptions import NotFound
 from games.models import Match
@@ -89,6 +90,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """Check ``?perspective=`` before any action runs: a bad one must change nothing."""
         super().initial(request, *args, **kwargs)
+        if request.user.is_authenticated:
+            presence.seen(request.user.pk)  # issue 17: a cache read, a write every 15 s
         query = (_valid(PerspectiveQuerySerializer, request.query_params)
                  if request.query_params else {})
         self.perspective = parse_side(query["perspective"]) if "perspective" in query else None
@@ -118,12 +121,16 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       rules=data.get("rules") or "long_nardy",
                                       stakes=data.get("stakes") or "none",
                                       progression=data.get("progression") or "geometric",
-                                      computer=data.get("computer"))
+                                      computer=data.get("computer"),
+                                      turn_seconds=data.get("turn_seconds"))
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
-        return self._answer(self._match())
+        match = self._match()
+        if clocks.is_abandoned(match, timezone.now()):  # lazy: writes only when overdue
+            match = services.match_settle_clock(match_id=match.pk, by="request") or self._match()
+        return self._answer(match)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -222,6 +229,27 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Refuse the waiting offer: you lose the game at the stake before it (S4)."""
         data = _valid(VersionInputSerializer, request.data)
         return self._answer(services.match_refuse(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def claim(self, request: Request, pk: str) -> Response:
+        """Past the deadline of the side to act, the waiting side wins the game as that
+        side's resignation (R30/H16, times the stake)."""
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_claim(
+            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def abort(self, request: Request, pk: str) -> Response:
+        """Either player ends the match before its first roll: no result (→ `aborted`)."""
+        data = _valid(VersionInputSerializer, request.data)
+        return self._answer(services.match_abort_unstarted(
             match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses={201: MatchSerializer},

@@ -173,7 +173,11 @@ def test_an_offer_and_a_roll_at_once_only_one_applies(alice, bob, scripted_dice)
     base = f"/api/v1/matches/{match_id}/"
     responses = race([lambda: client_of(alice.user).post(base + "offer/", {}, format="json"),
                       lambda: client_of(alice.user).post(base + "roll/", {}, format="json")])
-    assert codes(responses) == Counter({200: 1, (409, "wrong_phase"): 1})
+    outcome = codes(responses)
+    # Second: a roll after the offer finds Black to answer (not_your_turn); an offer after
+    # the roll finds the dice rolled (wrong_phase).
+    assert outcome[200] == 1 and (outcome[(409, "not_your_turn")]
+                                  + outcome[(409, "wrong_phase")]) == 1, outcome
     match = Match.objects.get(pk=match_id)
     offers = Event.objects.filter(match_id=match_id, type="offer").count()
     rolls = Event.objects.filter(match_id=match_id, type="roll").count()
@@ -188,7 +192,41 @@ def test_accept_and_refuse_at_once_only_one_applies(alice, bob, scripted_dice):
     base = f"/api/v1/matches/{match_id}/"
     responses = race([lambda: client_of(bob.user).post(base + "accept/", {}, format="json"),
                       lambda: client_of(bob.user).post(base + "refuse/", {}, format="json")])
-    assert codes(responses) == Counter({200: 1, (409, "wrong_phase"): 1})
+    outcome = codes(responses)
+    # The second finds White to roll after an accept (not_your_turn), or the game over
+    # after a refusal, with the next game's White to roll (not_your_turn, R8), or no offer.
+    assert outcome[200] == 1 and (outcome[(409, "not_your_turn")]
+                                  + outcome[(409, "wrong_phase")]) == 1, outcome
     answers = Event.objects.filter(match_id=match_id, type__in=("accept", "refuse")).count()
     assert answers == 1
+    assert_log_is_whole(match_id)
+
+
+def test_a_claim_and_a_late_roll_at_once_only_one_applies(alice, bob, scripted_dice,
+                                                          monkeypatch):
+    """Issue 17: past White's deadline, White rolls as Black claims: exactly one applies."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    created = alice.create(length=3, opponent="bob", color="white", turn_seconds=30).json()
+    match_id = created["id"]
+    bob.ok(match_id, "join")
+    scripted_dice(6, 1)
+    alice.ok(match_id, "roll")
+    bob.ok(match_id, "roll")
+    real_now = timezone.now
+    monkeypatch.setattr("django.utils.timezone.now", lambda: real_now() + timedelta(seconds=45))
+    scripted_dice(3, 2)
+    base = f"/api/v1/matches/{match_id}/"
+    # Both name the version they saw: without it, a roll that loses the race would apply
+    # to game 2, where White (the loser, R8) is to roll again.
+    seen = {"expected_version": Match.objects.get(pk=match_id).version}
+    responses = race([lambda: client_of(alice.user).post(base + "roll/", seen, format="json"),
+                      lambda: client_of(bob.user).post(base + "claim/", seen, format="json")])
+    outcome = codes(responses)
+    assert outcome == Counter({200: 1, (409, "version_conflict"): 1}), outcome
+    claims = Event.objects.filter(match_id=match_id, type="claim").count()
+    rolls = Event.objects.filter(match_id=match_id, type="roll").count()
+    assert claims + rolls == 1
     assert_log_is_whole(match_id)
