@@ -177,8 +177,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_BODY_BYTES", str(256 * 102
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES: dict[str, dict[str, object]]
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL}}
+    # While Redis is away the counters go to the database table (nard_site.cache).
+    CACHES = {"default": {"BACKEND": "nard_site.cache.RedisWithFallback",
+                          "LOCATION": REDIS_URL,
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1}},
+              "fallback": {"BACKEND": "nard_site.cache.CountersCache",
+                           "LOCATION": "nard_cache", "OPTIONS": {"MAX_ENTRIES": 10000}}}
 else:
     CACHES = {"default": {"BACKEND": "nard_site.cache.CountersCache",
                           "LOCATION": "nard_cache", "OPTIONS": {"MAX_ENTRIES": 10000}}}

@@ -51,7 +51,7 @@ def test_two_processes_share_one_anonymous_budget_through_redis(tmp_path):
     env = {**os.environ, "REDIS_URL": REDIS_URL, "THROTTLE_ANON": "3/min",
            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
     backend, first = _process(2, env)[:2]
-    assert backend == "django.core.cache.backends.redis.RedisCache"
+    assert backend == "nard_site.cache.RedisWithFallback"
     assert first == "200 200"
     _, second = _process(2, env)[:2]  # another process: one request left, then 429
     assert second == "200 429"

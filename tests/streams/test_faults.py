@@ -6,7 +6,7 @@
   get a 503 in the error shape (never a 500 page); the open stream keeps going and, once
   the database is back, has every event exactly once; nothing is half-written.
 - A server worker killed (SIGKILL) mid-load loses no move answered 200.
-- Redis away: the REST API keeps working (see the xfail's reason for what is missing).
+- Redis away: the REST API keeps working (the counters fall back to the database cache).
 
 The PostgreSQL case runs where the suite does (``DATABASE_URL=postgres://…``); on SQLite
 it is skipped. Every wait is bounded (``DEADLINE``); no sleep is an assertion.
@@ -439,12 +439,6 @@ def test_a_killed_worker_loses_no_move_answered_200(database_url: str) -> None:
 
 # --- Redis away ----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason=(
-    "with REDIS_URL set, the throttles' and log-in counters' cache is Redis too "
-    "(nard_site/settings.py CACHES) and a Redis that is away fails every request (503 in "
-    "the error shape since the fault mapping, not a 500); the streams and the fan-out "
-    "survive it (test_redis_fanout.py). Needs a fail-open (or fall-back) cache: a policy "
-    "decision for the owner of the throttles"))
 def test_redis_away_the_rest_api_keeps_working_on_a_live_server(tmp_path: Path) -> None:
     env = production_env(f"sqlite:///{tmp_path / 'redis.sqlite3'}",
                          REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")  # nothing there
