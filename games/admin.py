@@ -21,10 +21,11 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from accounts.models import User
 from games import services
 from games.board_svg import board_svg
 from games.engine import EngineError
-from games.models import MATCH_LENGTHS, Event, Game, Match, Turn
+from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, side_of
 from games.selectors import steps_text
 from nard_site.domain import DomainError
 
@@ -141,8 +142,8 @@ class GameInline(ReadOnlyHistoryMixin, admin.TabularInline):
     can_delete = False
     show_change_link = False
     ordering = ("number",)
-    fields = ("game_link", "starter", "winner", "points_won", "mars_mark", "end_reason",
-              "turns")
+    fields = ("game_link", "starter", "winner", "points_won", "mars_mark", "result",
+              "end_reason", "turns")
     readonly_fields = fields
     verbose_name_plural = "games"
 
@@ -152,17 +153,36 @@ class GameInline(ReadOnlyHistoryMixin, admin.TabularInline):
 
     @admin.display(description="mars")
     def mars_mark(self, game: Game) -> str:
-        return format_html('<strong class="mars">{}</strong>', MARS_MARK) if game.mars else "–"
+        return _mars_mark(game, "–")
+
+
+def _staff(request: HttpRequest) -> User:
+    """The staff account acting (the admin lets no one else in)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _mars_mark(game: Game, empty: str) -> str:
+    """The mark of a game won with more than a single game, named by its rule set (H15):
+    "♛ mars", "♛ koks", "♛ gammon", "♛ backgammon"; ``empty`` otherwise."""
+    if not game.mars:
+        return empty
+    name = game.result
+    if name == "resigned":
+        name = game.match.ruleset.resign_outcome(game.position, 1 - side_of(game.winner)).result
+    text = MARS_MARK if name == "mars" else f"♛ {name}"
+    return format_html('<strong class="mars">{}</strong>', text)
 
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     """Every match with its score and games; read-only except the abort action."""
 
-    list_display = ("id", "players", "length", "score", "status", "winner_name", "games_count",
-                    "mars_count", "created_at", "finished_at")
+    list_display = ("id", "rules", "players", "length", "score", "status", "winner_name",
+                    "games_count", "mars_count", "created_at", "finished_at")
     list_display_links = ("id", "players")
-    list_filter = ("status", LengthFilter, ("finished_at", admin.DateFieldListFilter),
+    list_filter = ("rules", "status", LengthFilter, ("finished_at", admin.DateFieldListFilter),
                    HadMarsFilter, "hotseat")
     search_fields = ("white__username", "black__username")
     search_help_text = "A player's username (White or Black)."
@@ -240,7 +260,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         aborted = []
         for match_id in queryset.order_by("pk").values_list("pk", flat=True):
             try:
-                services.match_abort(match_id=match_id, by=request.user)
+                services.match_abort(match_id=match_id, by=_staff(request))
             except DomainError as exc:
                 self.message_user(request, f"Match {match_id} was not aborted: {exc.message}",
                                   messages.WARNING)
@@ -258,22 +278,26 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     """A game and its whole per-move history with the board drawn (read-only history)."""
 
-    list_display = ("__str__", "match_link", "number", "starter", "winner", "points_won",
-                    "mars", "end_reason", "turns", "finished_at")
-    list_filter = ("mars", "end_reason", "winner")
+    list_display = ("__str__", "match_link", "rules", "number", "starter", "winner",
+                    "points_won", "result", "mars", "end_reason", "turns", "finished_at")
+    list_filter = ("match__rules", "result", "mars", "end_reason", "winner")
     search_fields = ("match__white__username", "match__black__username")
     list_select_related = ("match",)
     ordering = ("-match_id", "number")
     fieldsets = (
-        (None, {"fields": ("match_link", "number", "starter", "winner", "points_won",
-                           "mars_mark", "end_reason", "turns", "neighbours")}),
+        (None, {"fields": ("match_link", "rules", "number", "starter", "winner", "points_won",
+                           "mars_mark", "result", "end_reason", "turns", "neighbours")}),
         ("Snapshot of the state", {
             "classes": ("collapse",),
             "fields": ("phase", "turn", "dice", "dice_left", "position_key", "turn_key",
                        "rolloff_white", "rolloff_black", "stake", "stake_holder",
                        "offer_by", "offers", "started_at", "finished_at")}),
     )
-    readonly_fields = ("match_link", "mars_mark", "dice_left", "neighbours")
+    readonly_fields = ("match_link", "rules", "mars_mark", "dice_left", "neighbours")
+
+    @admin.display(description="rules", ordering="match__rules")
+    def rules(self, game: Game) -> str:
+        return game.match.get_rules_display()
 
     @admin.display(description="match", ordering="match_id")
     def match_link(self, game: Game) -> str:
@@ -282,7 +306,7 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     @admin.display(description="mars")
     def mars_mark(self, game: Game) -> str:
-        return format_html('<strong class="mars">{}</strong>', MARS_MARK) if game.mars else "no"
+        return _mars_mark(game, "no")
 
     @admin.display(description="dice left")
     def dice_left(self, game: Game) -> str:

@@ -139,7 +139,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
 
 
 class MovesInputSerializer(VersionInputSerializer):
-    steps = StepSerializer(many=True, allow_empty=False, max_length=4)
+    steps = StepSerializer(many=True, allow_empty=False, max_length=4)  # type: ignore[call-arg]
 
     @staticmethod
     def plainly_valid(data: Any) -> dict[str, Any] | None:
@@ -366,7 +366,7 @@ class EventSerializer(serializers.Serializer):
     seq = serializers.IntegerField()
     type = serializers.CharField()
     at = serializers.DateTimeField()
-    data = serializers.DictField()
+    data = serializers.DictField()  # type: ignore[assignment]  # a field named like Serializer.data
 
 
 class PlaySerializer(serializers.Serializer):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
@@ -44,6 +44,7 @@ from games.models import (
     Rules,
     Stakes,
     color_of,
+    is_over,
     side_of,
 )
 from games.transitions import Change
@@ -266,7 +267,7 @@ def match_abort(*, match_id: int, by: User, reason: str = "aborted by staff") ->
     with transaction.atomic():
         change = _lock(match_id)
         match = change.match
-        if match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+        if is_over(match.status):
             raise WrongPhase(f"The match is already {match.status}.")
         match.status = MatchStatus.ABORTED
         match.finished_at = change.now
@@ -286,9 +287,10 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
                              details={"status": match.status})
         if Match.objects.filter(rematch_of=match).exists():
             raise WrongPhase("A rematch of this match already exists.")
-        same = {"length": match.length, "rules": match.rules, "stakes": match.stakes,
-                "progression": match.progression, "turn_seconds": match.turn_seconds,
-                "rematch_of": match}
+        same: dict[str, Any] = {
+            "length": match.length, "rules": match.rules, "stakes": match.stakes,
+            "progression": match.progression, "turn_seconds": match.turn_seconds,
+            "rematch_of": match}
         if match.hotseat:
             return match_create(user=user, hotseat=True, **same)
         my_side = sides[0]
@@ -346,7 +348,7 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
 
 
 @_clock_enforced
-def match_move(*, match_id: int, user: User, steps: list[Mapping[str, Any]],
+def match_move(*, match_id: int, user: User, steps: Sequence[Mapping[str, Any]],
                expected_version: int | None = None) -> Played:
     """Apply one or more steps of the turn, all or none (R10–R28, H7–H14)."""
     with transaction.atomic():

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from games import analysis, clocks, importing, presence, selectors, services
 from games.engine import parse_side
 from games.exceptions import NotFound
 from games.models import Match
+from games.permissions import CanImportMatches
 from games.renderers import PlainTextRenderer
 from games.serializers import (
     EventSerializer,
@@ -51,15 +53,27 @@ PERSPECTIVE = OpenApiParameter("perspective", str, enum=["white", "black"],
                                            "to move in hotseat; White for spectators).")
 
 
+MAX_ID: Final = 2**63 - 1
+"""The largest key a BigAutoField holds: ids up to it are looked up, larger ones are not
+found (and never reach ``int()`` with thousands of digits)."""
+
+
 def _id(text: str) -> int:
     """A URL's numeric id; beyond what the database can hold there is no such object."""
-    value = int(text)
-    if value >= 2**31:
-        raise NotFound(f"No object with id {text}.")
-    return value
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
+        raise NotFound(f"No object with id {text[:30]}{'…' if len(text) > 30 else ''}.")
+    return int(digits)
 
 
-def _valid(serializer_class: type, data: Any) -> dict[str, Any]:
+def _player(request: Request) -> User:
+    """The authenticated account acting (the permission classes let no one else in)."""
+    user = request.user
+    assert isinstance(user, User), "the permission classes admit only signed-in players"
+    return user
+
+
+def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
     if "plainly_valid" in vars(serializer_class):  # its own, not a base class's
         valid = serializer_class.plainly_valid(data)
         if valid is not None:
@@ -115,7 +129,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def create(self, request: Request) -> Response:
         data = _valid(MatchCreateInputSerializer, request.data)
-        match = services.match_create(user=request.user, length=data["length"],
+        match = services.match_create(user=_player(request), length=data["length"],
                                       opponent=data.get("opponent") or None,
                                       hotseat=data["hotseat"], color=data["color"],
                                       rules=data.get("rules") or "long_nardy",
@@ -137,9 +151,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def join(self, request: Request, pk: str) -> Response:
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_join(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._versioned(request, pk, services.match_join)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -157,10 +169,15 @@ class MatchViewSet(viewsets.GenericViewSet):
         """The invited player declines an invitation (→ `aborted`)."""
         return self._abort_before_start(request, pk)
 
-    def _abort_before_start(self, request: Request, pk: str) -> Response:
+    def _versioned(self, request: Request, pk: str, service: Any) -> Response:
+        """The answer of an action whose body is only ``expected_version``: one service
+        call ``service(match_id=, user=, expected_version=)``."""
         data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_cancel(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._answer(service(match_id=_id(pk), user=_player(request),
+                                    expected_version=data.get("expected_version")))
+
+    def _abort_before_start(self, request: Request, pk: str) -> Response:
+        return self._versioned(request, pk, services.match_cancel)
 
     @extend_schema(request=VersionInputSerializer, responses=RollResultSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -169,7 +186,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def roll(self, request: Request, pk: str) -> Response:
         """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays)."""
         data = _valid(VersionInputSerializer, request.data)
-        played = services.match_roll(match_id=_id(pk), user=request.user,
+        played = services.match_roll(match_id=_id(pk), user=_player(request),
                                      expected_version=data.get("expected_version"))
         roll = played.roll
         assert roll is not None
@@ -184,7 +201,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def moves(self, request: Request, pk: str) -> Response:
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
-        played = services.match_move(match_id=_id(pk), user=request.user,
+        played = services.match_move(match_id=_id(pk), user=_player(request),
                                      steps=data["steps"],
                                      expected_version=data.get("expected_version"))
         return self._answer(played.match, state=played.state,
@@ -198,7 +215,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Concede the current game (R30): a mars if you have borne off nothing."""
         data = _valid(ResignInputSerializer, request.data)
         return self._answer(services.match_resign(
-            match_id=_id(pk), user=request.user, side=data.get("side"),
+            match_id=_id(pk), user=_player(request), side=data.get("side"),
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
@@ -207,9 +224,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def offer(self, request: Request, pk: str) -> Response:
         """Before rolling, offer the next stake (S2-S5, S7); the opponent must answer."""
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_offer(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._versioned(request, pk, services.match_offer)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -217,9 +232,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def accept(self, request: Request, pk: str) -> Response:
         """Accept the waiting offer: the stake rises, the offerer rolls (S4)."""
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_accept(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._versioned(request, pk, services.match_accept)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -227,9 +240,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def refuse(self, request: Request, pk: str) -> Response:
         """Refuse the waiting offer: you lose the game at the stake before it (S4)."""
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_refuse(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._versioned(request, pk, services.match_refuse)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
@@ -238,9 +249,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def claim(self, request: Request, pk: str) -> Response:
         """Past the deadline of the side to act, the waiting side wins the game as that
         side's resignation (R30/H16, times the stake)."""
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_claim(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._versioned(request, pk, services.match_claim)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -248,9 +257,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @idempotent
     def abort(self, request: Request, pk: str) -> Response:
         """Either player ends the match before its first roll: no result (→ `aborted`)."""
-        data = _valid(VersionInputSerializer, request.data)
-        return self._answer(services.match_abort_unstarted(
-            match_id=_id(pk), user=request.user, expected_version=data.get("expected_version")))
+        return self._versioned(request, pk, services.match_abort_unstarted)
 
     @extend_schema(request=VersionInputSerializer, responses={201: MatchSerializer},
                    parameters=[IDEMPOTENCY_KEY])
@@ -259,7 +266,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def rematch(self, request: Request, pk: str) -> Response:
         """After a finished match: invite the same opponent, same length, colours swapped."""
         data = _valid(VersionInputSerializer, request.data)
-        match = services.match_rematch(match_id=_id(pk), user=request.user,
+        match = services.match_rematch(match_id=_id(pk), user=_player(request),
                                        expected_version=data.get("expected_version"))
         return self._answer(match, status.HTTP_201_CREATED)
 
@@ -315,19 +322,21 @@ class MatchViewSet(viewsets.GenericViewSet):
     @extend_schema(request=MatchImportInputSerializer,
                    responses={201: MatchSerializer})
     @action(detail=False, methods=["post"], url_path="import", url_name="import",
-            permission_classes=[IsAdminUser])
+            permission_classes=[CanImportMatches])
     def import_record(self, request: Request) -> Response:
-        """Staff: rebuild a finished match from its text record (e.g. one played over the
-        board). A record the rules reject gets 400 `validation_error` with `details.line`."""
+        """Staff with the `games.add_match` permission: rebuild a finished match from its
+        text record (e.g. one played over the board). A record the rules reject gets 400
+        `validation_error` with `details.line`; a record naming an inactive player too."""
         data = _valid(MatchImportInputSerializer, request.data)
-        match = importing.match_import(text=data["record"], by=request.user)
+        match = importing.match_import(text=data["record"], by=_player(request))
         return self._answer(match, status.HTTP_201_CREATED)
 
 
 class LegalPlaysView(APIView):
-    """Stateless analysis: every legal play for a board and a roll (R10–R27)."""
+    """Stateless analysis: every legal play for a board and a roll (R10–R27, H7–H13)."""
 
     permission_classes = [AllowAny]
+    throttle_scope = "analysis"
 
     @extend_schema(request=LegalPlaysInputSerializer, responses=LegalPlaysSerializer)
     def post(self, request: Request) -> Response:

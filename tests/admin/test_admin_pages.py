@@ -40,9 +40,9 @@ def test_staff_follow_a_finished_match_with_a_mars_move_by_move(staff_client, fi
                if f"/admin/games/match/{match.pk}/change/" in r)
     cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)
     text = [re.sub(r"<[^>]+>", "", c).strip() for c in cells]
-    # id, players, length, score, status, winner, games, mars wins, created, finished
-    assert text[1:9] == [str(match.pk), "alice v bob", "3", "4–1", "Finished", "alice (white)",
-                         "3", "2"]
+    # id, rules, players, length, score, status, winner, games, mars wins, created, finished
+    assert text[1:10] == [str(match.pk), "Long Nardy", "alice v bob", "3", "4–1", "Finished",
+                          "alice (white)", "3", "2"]
 
     page = staff_client.get(reverse("admin:games_match_change", args=[match.pk]))
     assert page.status_code == 200

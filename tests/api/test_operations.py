@@ -40,7 +40,8 @@ from django.conf import settings
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.test import Client
-r = Client().get("/api/v1/health/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8", secure=True)
+r = Client().get("/api/v1/health/", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8",
+                 secure=True)
 print(r.status_code, r["Content-Type"], settings.SECURE_PROXY_SSL_HEADER,
       settings.CACHES["default"]["BACKEND"])
 """
