@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import selectors
+from games import presence, selectors
 from games.exceptions import NotFound
 from games.models import is_over
 from live import streams
@@ -112,6 +112,8 @@ class MatchStreamView(StreamView):
             raise NotFound(f"No match with id {pk}.")
         if is_over(match.status) and after >= match.last_event_seq:
             return HttpResponse(status=204)
+        if request.user.is_authenticated and request.user.pk is not None:
+            presence.seen(request.user.pk)  # an open stream is presence too (issue 17)
         release = open_streams.acquire(request)
         response = sse_response(streams.match_stream(match.pk, after,
                                                      once=not is_asgi(request)))
@@ -129,6 +131,8 @@ class AccountStreamView(StreamView):
 
     @extend_schema(operation_id="stream", responses={(200, "text/event-stream"): SSE_200})
     def get(self, request: Request) -> Any:
+        if request.user.is_authenticated and request.user.pk is not None:
+            presence.seen(request.user.pk)  # an open stream is presence too (issue 17)
         release = open_streams.acquire(request)
         user_id = request.user.pk
         assert user_id is not None  # IsAuthenticated
