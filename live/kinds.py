@@ -1,8 +1,8 @@
 """What an account hears on its own stream (``GET stream/``): the kinds and their data.
 
 Each kind is a function of one committed change — the match as it is after the change
-and the events the change logged — yielding ``(user id, kind, data)``; a new kind (offers,
-clock warnings) is one more function in :data:`KINDS`. :func:`pending` answers the same
+and the events the change logged — yielding ``(user id, kind, data)``; a new kind is one
+more function in :data:`KINDS`. :func:`pending` answers the same
 kinds from the database for a stream that (re)connects: what waits for the account now.
 
 Every item's data carries ``match`` (its id) and ``version`` (the match version after
@@ -79,7 +79,28 @@ def results(match: Match, events: Sequence[Event]) -> Iterator[Item]:
                                             **event.data}
 
 
-KINDS: list[Kind] = [invitation, your_turn, results]
+def offer(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``offer``: the opponent offers to raise the stake (S3); this account must answer."""
+    for event in events:
+        if event.type == "offer":
+            answering = match.black_id if event.data.get("side") == "white" else match.white_id
+            if answering is not None and not match.hotseat:
+                yield answering, "offer", {"match": match.pk, "version": match.version,
+                                           **event.data}
+
+
+def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``deadline``: this account's clock runs out soon — act before ``deadline`` or the
+    opponent may claim the game (issue 17)."""
+    for event in events:
+        if event.type == "deadline":
+            late = match.white_id if event.data.get("side") == "white" else match.black_id
+            if late is not None:
+                yield late, "deadline", {"match": match.pk, "version": match.version,
+                                         **event.data}
+
+
+KINDS: list[Kind] = [invitation, your_turn, offer, deadline, results]
 
 
 def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, dict[str, Any]]]]:

@@ -214,10 +214,15 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
                 return
             while sub.items:
                 msg = sub.items.popleft()
-                if msg.version <= seen.get(msg.match, 0):
+                mine = msg.accounts.get(user_id, ())
+                # A change of a version already seen is a repeat — but for the clock's
+                # warning, which keeps the version (it is logged once per deadline).
+                quiet = bool(mine) and all(kind == "deadline" for kind, _ in mine)
+                if msg.version < seen.get(msg.match, 0) or (
+                        msg.version == seen.get(msg.match, 0) and not quiet):
                     continue
                 seen[msg.match] = msg.version
-                for item_kind, item in msg.accounts.get(user_id, ()):
+                for item_kind, item in mine:
                     yield frame(item, item_kind)
                     clock.wrote()
             if sub.resync:

@@ -85,3 +85,44 @@ def test_the_next_game_is_your_turn_live(alice: Any, bob: Any, scripted_dice: An
         await black.close()
 
     run(scenario)
+
+
+def test_an_offer_and_a_deadline_warning_reach_the_account_that_must_act(
+        alice: Any, bob: Any, scripted_dice: Any) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.models import Match
+
+    created = alice.create(length=3, opponent="bob", color="white", stakes="cube",
+                           turn_seconds=3600)
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    bob.ok(match_id, "join")
+    scripted_dice(6, 1)
+    alice.ok(match_id, "roll")
+    bob.ok(match_id, "roll")  # White starts and may offer before rolling (S2, S3)
+    key = token_of(bob.user)
+
+    async def scenario() -> list[tuple[str, dict[str, Any]]]:
+        reader = await open_stream(URL, Authorization=f"Token {key}")
+        await db(alice.ok)(match_id, "offer")
+        got = []
+        while not got or got[-1][0] != "offer":
+            got += items([await reader.next()])
+        # Bob must answer the offer: his deadline nears and the sweep warns him.
+        await db(Match.objects.filter(pk=match_id).update)(
+            deadline=timezone.now() + timedelta(seconds=30))
+        warned = await db(services.match_warn_clock)(match_id=match_id)
+        assert warned is not None, "the warning is due"
+        got += items([await reader.next()])
+        await reader.close()
+        return got
+
+    got = run(scenario)
+    offers = [d for k, d in got if k == "offer"]
+    assert offers and offers[-1]["match"] == match_id and offers[-1]["side"] == "white"
+    assert offers[-1]["stake"] == 2
+    assert got[-1][0] == "deadline" and got[-1][1]["side"] == "black"
