@@ -1,0 +1,146 @@
+"""Two browsers on one online match against the production ASGI server (granian,
+``nard_site.asgi`` in a subprocess, as tests/streams/test_live_server.py starts it), so
+the page follows the match *stream* rather than pytest's WSGI live_server and its
+polling fallback: B's board shows A's step within 1 s, without a reload (issue 16).
+
+The server rolls real dice, so the roll-off (which may tie, and tie again) goes through
+the API with each player's token until a starter is decided; only the turn under test is
+watched through the page."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.streams.test_live_server import ROOT, call, free_port
+from tests.web.conftest import CHROMIUM_ARGS, PASSWORD
+from tests.web.test_browser import login
+
+SEEN_WITHIN = 1000  # ms (issue 16)
+NAMES = ("alice", "bob")
+SIDES = {"white": "alice", "black": "bob"}  # alice invites bob, playing white
+
+
+@pytest.fixture
+def asgi_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    """granian on a fresh SQLite file: the URL, and each user's API token."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'web.sqlite3'}",
+           "DEBUG": "1", "REDIS_URL": "", "LOG_LEVEL": "WARNING"}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    manage = [sys.executable, "manage.py"]
+    subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([*manage, "createcachetable"], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([*manage, "shell", "-c", (
+        "from accounts.models import User\nfrom accounts.services import token_obtain\n"
+        f"for name in {NAMES!r}:\n"
+        f"    user = User.objects.create_user(name, password={PASSWORD!r})\n"
+        "    print('TOKEN', name, token_obtain(user=user).key)\n")],
+        cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+    tokens = {line.split()[1]: line.split()[2] for line in out.splitlines()
+              if line.startswith("TOKEN ")}
+    assert set(tokens) == set(NAMES), out
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "granian", "--interface", "asgi", "nard_site.asgi:application",
+         "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+         "--log-level", "warning", "--workers-kill-timeout", "2"],
+        cwd=ROOT, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if call(port, "GET", "/api/v1/health/")[0] == 200:
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield {"port": port, "url": f"http://127.0.0.1:{port}", "tokens": tokens}
+    finally:
+        os.killpg(process.pid, 15)
+        process.wait(timeout=30)
+
+
+def api(server: dict[str, Any], method: str, path: str, name: str,
+        body: Any = None) -> Any:
+    status, data = call(server["port"], method, f"/api/v1/{path}", server["tokens"][name],
+                        body)
+    assert status in (200, 201), (method, path, name, status, data)
+    return data
+
+
+def roll_off(server: dict[str, Any], match_id: int) -> dict[str, Any]:
+    """Roll each side's die through the API (again after a tie) until a side starts."""
+    for _ in range(50):
+        state = api(server, "GET", f"matches/{match_id}/", "alice")["state"]
+        if state["phase"] != "roll-off":
+            return state
+        for side, name in SIDES.items():
+            if (state.get("roll_off") or {}).get(side) is None:
+                api(server, "POST", f"matches/{match_id}/roll/", name, {})
+                break
+    raise AssertionError("the roll-off never ended")
+
+
+def test_b_sees_a_step_within_a_second_over_the_stream(
+        chromium: str, asgi_server: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect, sync_playwright
+
+    server = asgi_server
+    match = api(server, "POST", "matches/", "alice",
+                {"length": 1, "opponent": "bob", "color": "white"})
+    match_id = match["id"]
+    api(server, "POST", f"matches/{match_id}/join/", "bob", {})
+    state = roll_off(server, match_id)
+    side = state["turn"]
+    mover = SIDES[side]
+    watcher = next(name for name in NAMES if name != mover)
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            pages: dict[str, Any] = {}
+            errors: list[str] = []  # any JavaScript error on either page fails the test
+            for name in NAMES:
+                page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+                page.set_default_timeout(15_000)
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                page.goto(f"{server['url']}/play/")
+                login(page, name)
+                page.goto(f"{server['url']}/play/#/match/{match_id}")
+                pages[name] = page
+            for page in pages.values():
+                expect(page.locator("#live")).to_have_attribute("data-state", "live")
+                expect(page.locator("#live")).to_have_attribute("data-mode", "stream")
+                expect(page.locator("#live")).to_have_text("● live")
+            board = pages[watcher].locator("#board")
+
+            # The mover's dice, through the API: the watcher's page follows.
+            if state["phase"] == "roll":
+                state = api(server, "POST", f"matches/{match_id}/roll/", mover, {})["state"]
+            assert state["phase"] == "move" and state["turn"] == side, state
+            expect(board).to_have_attribute("data-version", str(state["version"]))
+            expect(board).to_have_attribute("data-phase", "move")
+
+            # One step of the mover's; the watcher's board shows it within a second of the
+            # answer, without a reload.
+            step = state["legal_steps"][0]
+            played = api(server, "POST", f"matches/{match_id}/moves/", mover,
+                         {"steps": [{"from": step["from"], "to": step["to"],
+                                     "die": step["die"]}],
+                          "expected_version": state["version"]})
+            expect(board).to_have_attribute("data-version", str(played["state"]["version"]),
+                                            timeout=SEEN_WITHIN)
+            expect(pages[watcher].locator("#announce")).to_contain_text("played")
+            expect(pages[watcher].locator("#live")).to_have_attribute("data-mode", "stream")
+            assert not errors, errors
+        finally:
+            browser.close()
