@@ -1,4 +1,5 @@
-"""Games between two levels, for measuring strength (:mod:`computer.strength`) and tests."""
+"""Games between two levels: training's evaluation games and tests (the arena,
+:mod:`computer.arena`, plays its own, its players seeing the position and the dice)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,9 @@ Positions come from seeded random games played by the engine (so they include
 checkers on the bar, hits and bearing off), each with a fresh random roll. One gnubg
 process (Debian package ``gnubg``, text mode) gets every position by its gnubg
 position ID (``HitPosition.gnubg_id``, which this also tests), the roll, and
-``hint 1000``, which lists every distinct legal move. Each move is applied to the
-board here, by a few plain lines, and the set of resulting positions must equal the
+``hint 1000``, which lists every distinct legal move. Each move is read and applied
+to the board by ``computer.gnubg`` (``apply_move``: a few plain lines, independent of
+the engine's move generator), and the set of resulting positions must equal the
 engine's. Skipped when gnubg is not installed.
 """
 
@@ -13,16 +14,14 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
+from computer.gnubg import apply_move, find_gnubg
 from games.engine import BACKGAMMON_RULES, BLACK, WHITE, HitPosition
 
-GNUBG = shutil.which("gnubg") or next(
-    (p for p in ("/usr/games/gnubg", "/usr/bin/gnubg") if Path(p).exists()), None)
+GNUBG = find_gnubg()
 
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian package "
                                 "gnubg) is not installed")
@@ -30,7 +29,6 @@ pytestmark = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (Debian pa
 GAMES = 8
 EVERY = 2
 MOVE_LINE = re.compile(r"^\s*\d+\.\s+Cube(?:ful|less)\s+\d+-ply\s+(.*?)\s+Eq\.:")
-TOKEN = re.compile(r"(bar|\d+)((?:/(?:\d+|off)\*?)+)(?:\((\d)\))?$")
 
 
 def queries() -> list[tuple[HitPosition, int, tuple[int, int]]]:
@@ -48,43 +46,6 @@ def queries() -> list[tuple[HitPosition, int, tuple[int, int]]]:
             side = 1 - side
             turn += 1
     return found
-
-
-def apply_gnubg_move(position: HitPosition, side: int, text: str) -> HitPosition:
-    """The position after gnubg's move ``text`` (``24/18(2) 13/7*/5 bar/22 6/off``),
-    played by ``side`` in its own numbering."""
-    view = position.in_perspective(side)
-    mine = [0] * 26  # 0 = off, 25 = the bar
-    theirs = [0] * 25
-    for p, n in view.items():
-        if n > 0:
-            mine[p] = n
-        else:
-            theirs[p] = -n
-    mine[25] = position.bar_of(side)
-    mine[0] = position.off_of(side)
-    their_bar = position.bar_of(1 - side)
-    for token in text.split():
-        m = TOKEN.fullmatch(token)
-        assert m, f"cannot read gnubg move {token!r} in {text!r}"
-        start = 25 if m.group(1) == "bar" else int(m.group(1))
-        for _ in range(int(m.group(3) or 1)):
-            here = start
-            for part in m.group(2).split("/")[1:]:
-                there = 0 if part.rstrip("*") == "off" else int(part.rstrip("*"))
-                assert mine[here] > 0, f"{text!r}: no checker on {here}"
-                mine[here] -= 1
-                mine[there] += 1
-                # A landing on a blot is a hit (gnubg marks it with *, but not on
-                # every repeat of "(2)"); intermediate points gnubg leaves out were
-                # not landed on by a hit.
-                if there and theirs[there] == 1:
-                    theirs[there] = 0
-                    their_bar += 1
-                here = there
-    counts = {p: mine[p] - theirs[p] for p in range(1, 25) if mine[p] or theirs[p]}
-    return BACKGAMMON_RULES.position_from_perspective(
-        side, counts, mine[0], position.off_of(1 - side), mine[25], their_bar)
 
 
 def run_gnubg(cases: list[tuple[HitPosition, int, tuple[int, int]]]) -> list[list[str]]:
@@ -148,7 +109,7 @@ def test_legal_moves_agree_with_gnubg() -> None:
     for (position, side, dice), gnubg_moves in zip(cases, listed, strict=True):
         assert HitPosition.from_gnubg_id(position.gnubg_id(side), side) == position
         ours = {play.position for play in BACKGAMMON_RULES.legal_plays(position, side, dice)}
-        theirs = {apply_gnubg_move(position, side, move) for move in gnubg_moves}
+        theirs = {apply_move(position, side, move) for move in gnubg_moves}
         if not gnubg_moves:
             theirs = {position}  # no legal move: the one empty play
         if ours != theirs or len(gnubg_moves) not in (len(ours), 0):

@@ -1,0 +1,391 @@
+"""The arena: games between two players, with the statistics of the result.
+
+    python -m computer arena expert heuristic --rules long_nardy --games 1000 --seed 1
+    python -m computer arena expert gnubg --rules backgammon --games 500 --jobs 2
+
+``A`` and ``B`` are level names (:data:`computer.LEVELS`) or ``gnubg`` (GNU Backgammon
+at 0-ply, backgammon only, :mod:`computer.gnubg`). ``A`` has White in the even games
+and Black in the odd ones. Game ``i``'s starter and dice, and the ``random`` level's
+choices in it, are drawn from ``(--seed, i)`` alone, so the games and their tallies do
+not depend on ``--jobs`` (worker processes, each with its own players, one gnubg
+process per gnubg player) nor on the order the games finish in.
+
+Prints ``A``'s share of games won with its 95 % Wilson interval, ``A``'s points per
+game (marses, gammons, koks and backgammons counting, R29/H15), how many of each
+side's wins were worth 2 or more and 3 points, each side's time per move (mean, p95,
+max; moves with a single legal play are not asked, not timed) and the elapsed time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import multiprocessing.util
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from games.engine import BoardPlay as Play
+from games.engine import BoardPosition, Side
+
+from .board import ruleset
+from .gnubg import GnubgError, GnubgPlayer, find_gnubg
+from .levels import LEARNED, LEVELS, UnknownLevelError, levels_for, picker, weights_path
+from .match import MAX_TURNS, first_dice
+from .network import Net
+
+GNUBG = "gnubg"
+PLAYERS = (*LEVELS, GNUBG)
+"""Every name the arena takes for ``A`` and ``B``."""
+
+
+class ArenaError(ValueError):
+    """A player or rule set the arena cannot set up (the message says why)."""
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of ``wins`` out of ``games`` (95 % with ``z = 1.96``).
+
+    >>> [round(x, 4) for x in wilson(50, 100)]
+    [0.4038, 0.5962]
+    """
+    if games <= 0 or not 0 <= wins <= games:
+        raise ValueError(f"no interval for {wins} wins out of {games} games")
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - half) / scale), min(1.0, (centre + half) / scale)
+
+
+# -- players ---------------------------------------------------------------------------
+
+
+class Player(Protocol):
+    def new_game(self, rng: random.Random) -> None:
+        """A game starts; ``rng`` is this player's randomness for it."""
+
+    def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+               first_turn: bool, plays: Sequence[Play]) -> int:
+        """The index of the play ``side`` makes among ``plays`` (the legal plays of
+        ``dice`` in ``position``)."""
+
+    def close(self) -> None: ...
+
+
+class LevelPlayer:
+    """One of :data:`computer.LEVELS`; ``net``: the learned levels' network."""
+
+    def __init__(self, rules: str, level: str, net: Net | None = None) -> None:
+        self.rules, self.level, self.net = rules, level, net
+        self._pick = picker(rules, level, random.Random(0), net)
+
+    def new_game(self, rng: random.Random) -> None:
+        self._pick = picker(self.rules, self.level, rng, self.net)
+
+    def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+               first_turn: bool, plays: Sequence[Play]) -> int:
+        return self._pick(plays, side)
+
+    def close(self) -> None:
+        pass
+
+
+def check_player(rules: str, name: str, weights: Path | None = None) -> None:
+    """Raise :class:`ArenaError` unless ``name`` can play ``rules`` (with ``weights``
+    for the learned levels, default the committed network)."""
+    try:
+        ruleset(rules)
+    except KeyError as error:
+        raise ArenaError(error.args[0]) from None
+    if name == GNUBG:
+        if rules != "backgammon":
+            raise ArenaError(f"gnubg plays backgammon only, not {rules!r}")
+        if find_gnubg() is None:
+            raise ArenaError("gnubg: GNU Backgammon is not installed (Debian: apt-get "
+                             "install gnubg; looked on $PATH and in /usr/games)")
+    elif name not in LEVELS:
+        raise ArenaError(f"no player {name!r}; players: {', '.join(PLAYERS)}")
+    elif name in LEARNED:
+        if weights is not None and not weights.exists():
+            raise ArenaError(f"no weights file {weights}")
+        if weights is None and name not in levels_for(rules):
+            raise ArenaError(f"{name!r} needs a trained network for {rules!r} "
+                             f"({weights_path(rules)} is missing; --weights FILE gives one)")
+
+
+def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
+    """The player called ``name`` in ``rules`` (see :func:`check_player`)."""
+    check_player(rules, name, weights)
+    if name == GNUBG:
+        return GnubgPlayer()
+    net = Net.load(weights) if weights is not None and name in LEARNED else None
+    try:
+        return LevelPlayer(rules, name, net)
+    except UnknownLevelError as error:
+        raise ArenaError(str(error)) from None
+
+
+# -- games -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's result: ``a_side`` is the side ``A`` had, ``points`` the winner's."""
+
+    index: int
+    a_side: Side
+    winner: Side
+    points: int
+    turns: int
+
+    @property
+    def a_won(self) -> bool:
+        return self.winner == self.a_side
+
+
+@dataclass
+class Tally:
+    """Games played and the time each side took per decision (seconds)."""
+
+    games: list[Game] = field(default_factory=list)
+    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+
+    def add(self, game: Game, times: tuple[list[float], list[float]]) -> None:
+        self.games.append(game)
+        self.times[0].extend(times[0])
+        self.times[1].extend(times[1])
+
+    def results(self) -> list[Game]:
+        """The games in index order: what ``--jobs`` does not change."""
+        return sorted(self.games, key=lambda g: g.index)
+
+    @property
+    def wins(self) -> int:
+        return sum(g.a_won for g in self.games)
+
+    @property
+    def points(self) -> int:
+        """``A``'s net points."""
+        return sum(g.points if g.a_won else -g.points for g in self.games)
+
+    def wins_by_points(self, player: int) -> Counter[int]:
+        """How many of ``A``'s (``player`` 0) or ``B``'s (1) wins were worth 1, 2, 3."""
+        return Counter(g.points for g in self.games if g.a_won == (player == 0))
+
+
+def game_rng(seed: int, index: int, who: str = "dice") -> random.Random:
+    """Game ``index``'s randomness: its dice and starter (``who="dice"``), or ``A``'s
+    and ``B``'s (``"a"``, ``"b"``). Seeded by text, which Python hashes the same way in
+    every process."""
+    return random.Random(f"arena/{seed}/{index}/{who}")
+
+
+def play(rules: str, a: Player, b: Player, seed: int, index: int,
+         ) -> tuple[Game, tuple[list[float], list[float]]]:
+    """Game ``index`` between ``a`` and ``b`` (``a`` White when ``index`` is even), and
+    the seconds each took per decision with more than one legal play."""
+    rs = ruleset(rules)
+    rng = game_rng(seed, index)
+    a.new_game(game_rng(seed, index, "a"))
+    b.new_game(game_rng(seed, index, "b"))
+    a_side: Side = index % 2
+    seats = (a, b) if a_side == 0 else (b, a)
+    times: tuple[list[float], list[float]] = ([], [])
+    side: Side = rng.randrange(2)
+    position = rs.initial()
+    first = [True, True]
+    for turn in range(1, MAX_TURNS + 1):
+        if turn == 1:
+            dice = first_dice(rng, rs.opening == "roll_off_played")
+        else:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = rs.legal_plays(position, side, dice, first[side])
+        choice = 0
+        if len(plays) > 1:
+            start = time.perf_counter()
+            choice = seats[side].choose(position, side, dice, first[side], plays)
+            times[side != a_side].append(time.perf_counter() - start)
+        first[side] = False
+        position = plays[choice].position
+        outcome = rs.outcome(position)
+        if outcome is not None:
+            return Game(index, a_side, outcome.winner, outcome.points, turn), times
+        side = 1 - side
+    raise RuntimeError(f"game {index}: no result after {MAX_TURNS} turns")
+
+
+@dataclass(frozen=True)
+class Setup:
+    rules: str
+    a: str
+    b: str
+    seed: int
+    weights: Path | None = None
+
+
+class _Worker:
+    """The two players of one process, kept for all the games it plays."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.a = make_player(setup.rules, setup.a, setup.weights)
+        try:
+            self.b = make_player(setup.rules, setup.b, setup.weights)
+        except BaseException:
+            self.a.close()
+            raise
+
+    def play(self, index: int) -> tuple[Game, tuple[list[float], list[float]]]:
+        return play(self.setup.rules, self.a, self.b, self.setup.seed, index)
+
+    def close(self) -> None:
+        self.a.close()
+        self.b.close()
+
+
+_worker: _Worker | Exception | None = None
+"""A worker process's players, or why they could not be set up (a pool would start
+new workers forever if its initializer raised)."""
+
+
+def _start_worker(setup: Setup) -> None:
+    global _worker
+    try:
+        _worker = _Worker(setup)
+    except Exception as error:
+        _worker = error
+        return
+    multiprocessing.util.Finalize(_worker, _worker.close, exitpriority=10)
+
+
+def _play_in_worker(index: int) -> tuple[Game, tuple[list[float], list[float]]]:
+    if isinstance(_worker, Exception):
+        raise _worker
+    assert _worker is not None
+    return _worker.play(index)
+
+
+def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False) -> Tally:
+    """Play games ``0 .. games - 1``, in this process (``jobs=1``) or spread over
+    ``jobs`` worker processes. Raises :class:`ArenaError` for a player that cannot be
+    set up, :class:`~computer.gnubg.GnubgError` when gnubg fails."""
+    for name in (setup.a, setup.b):
+        check_player(setup.rules, name, setup.weights)
+    if games < 1 or jobs < 1:
+        raise ArenaError("--games and --jobs must be at least 1")
+    tally = Tally()
+    start = time.perf_counter()
+
+    def record(result: tuple[Game, tuple[list[float], list[float]]]) -> None:
+        tally.add(*result)
+        done = len(tally.games)
+        if progress and (done % 10 == 0 or done == games):
+            print(f"  {done} games: {setup.a} won {tally.wins} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+
+    if jobs == 1:
+        worker = _Worker(setup)
+        try:
+            for index in range(games):
+                record(worker.play(index))
+        finally:
+            worker.close()
+        return tally
+    pool = multiprocessing.get_context("fork").Pool(
+        min(jobs, games), initializer=_start_worker, initargs=(setup,))
+    try:
+        for result in pool.imap_unordered(_play_in_worker, range(games)):
+            record(result)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+    return tally
+
+
+# -- the report ------------------------------------------------------------------------
+
+
+def ms_per_move(times: Sequence[float]) -> str:
+    """``mean, p95 (nearest rank), max`` in milliseconds, and how many moves."""
+    if not times:
+        return "no moves with a choice"
+    ordered = sorted(times)
+    p95 = ordered[math.ceil(0.95 * len(ordered)) - 1]
+    return (f"{1000 * sum(ordered) / len(ordered):.1f} ms mean, {1000 * p95:.1f} ms p95, "
+            f"{1000 * ordered[-1]:.1f} ms max over {len(ordered)} moves")
+
+
+def report(setup: Setup, tally: Tally, jobs: int, elapsed: float) -> list[str]:
+    """The lines :func:`main` prints."""
+    names = ruleset(setup.rules).results  # ("single", "mars"[, "koks"]) and the like
+    games, wins = len(tally.games), tally.wins
+    low, high = wilson(wins, games)
+    lines = [
+        f"{setup.rules}: A = {setup.a}, B = {setup.b}; {games} games, seed {setup.seed}, "
+        f"{jobs} job{'s' * (jobs > 1)}; A has White in the even games",
+        f"A won {wins} of {games} = {100 * wins / games:.1f} % "
+        f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)",
+        f"A's points per game: {tally.points / games:+.3f}",
+    ]
+    for player, label in enumerate("AB"):
+        by = tally.wins_by_points(player)
+        won = sum(by.values())
+        parts = [f"{by[points]} {names[points - 1]}" for points in range(1, len(names) + 1)]
+        line = f"{label}'s {won} win{'s' * (won != 1)}: {', '.join(parts)}"
+        if won:
+            line += f"; {names[1]} or more {100 * (by[2] + by[3]) / won:.1f} %"
+            if len(names) > 2:
+                line += f", {names[2]} {100 * by[3] / won:.1f} %"
+        lines.append(line)
+    for player, label in enumerate("AB"):
+        lines.append(f"{label}'s time per move: {ms_per_move(tally.times[player])}")
+    lines.append(f"elapsed {elapsed:.1f} s")
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m computer arena",
+        description="Play games between two players (levels or gnubg) and print the "
+                    "result with its 95 %% Wilson interval.")
+    parser.add_argument("a", metavar="A", help=f"one of {', '.join(PLAYERS)}")
+    parser.add_argument("b", metavar="B", help="the same")
+    parser.add_argument("--rules", required=True, help="the rule set (games.engine.RULESETS)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--weights", type=Path, default=None,
+                        help="the learned levels' network (default: the committed one)")
+    parser.add_argument("--progress", action="store_true", help="a line every 10 games")
+    args = parser.parse_args(argv)
+    setup = Setup(args.rules, args.a, args.b, args.seed, args.weights)
+    try:
+        for name in (setup.a, setup.b):
+            check_player(setup.rules, name, setup.weights)
+        if args.games < 1 or args.jobs < 1:
+            raise ArenaError("--games and --jobs must be at least 1")
+    except ArenaError as error:
+        parser.error(str(error))
+    start = time.perf_counter()
+    try:
+        tally = run(setup, args.games, args.jobs, args.progress)
+    except (ArenaError, GnubgError) as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    for line in report(setup, tally, args.jobs, time.perf_counter() - start):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""The arena (``python -m computer arena``): its statistics, determinism across
+``--jobs``, its output and errors, and the gnubg player (skipped without gnubg)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+
+import pytest
+
+import computer.levels
+from computer import __main__ as cli
+from computer.arena import LevelPlayer, Setup, main, ms_per_move, play, run, wilson
+from computer.gnubg import GnubgError, GnubgPlayer, apply_move, apply_steps, find_gnubg, parse_move
+from games.engine import BACKGAMMON_RULES, BLACK, WHITE, BoardPlay, BoardPosition, HitPosition, Side
+
+
+@pytest.mark.parametrize(("wins", "games", "low", "high"), [
+    (50, 100, 0.403830, 0.596170),
+    (0, 10, 0.0, 0.277540),
+    (10, 10, 0.722460, 1.0),
+    (1, 3, 0.061491, 0.792346),
+    (95, 100, 0.888247, 0.978457),
+])
+def test_wilson_interval_against_values_worked_by_hand(wins: int, games: int, low: float,
+                                                       high: float) -> None:
+    """Worked from the formula with z = 1.96 (z² = 3.8416), p = wins / n:
+    ``(p + z²/2n ± z √(p(1 − p)/n + z²/4n²)) / (1 + z²/n)``.
+
+    - 50/100: centre 0.5 + 0.019208 = 0.519208; root √(0.0025 + 0.00009604) = 0.0509514,
+      × 1.96 = 0.0998648; scale 1.038416 → 0.419343 / 1.038416 = 0.403830 and
+      0.619073 / 1.038416 = 0.596170 (the textbook 40.38-59.62 %).
+    - 0/10: p = 0, so centre = half = z²/2n and the interval is 0 .. z²/(n + z²)
+      = 3.8416 / 13.8416 = 0.277540.
+    - 10/10: the mirror image, 1 − 0.277540 = 0.722460 .. 1.
+    - 1/3: centre 1/3 + 3.8416/6 = 0.973600; root √(2/27 + 3.8416/36) = √0.180785
+      = 0.425188, × 1.96 = 0.833368; scale 1 + 3.8416/3 = 2.280533 → 0.140232 /
+      2.280533 = 0.061491 and 1.806968 / 2.280533 = 0.792346.
+    - 95/100: centre 0.969208; root √(0.000475 + 0.00009604) = 0.0238964, × 1.96 =
+      0.0468369 → 0.922371 / 1.038416 = 0.888247 and 1.016045 / 1.038416 = 0.978457.
+    """
+    got = wilson(wins, games)
+    assert got == pytest.approx((low, high), abs=2e-6)
+
+
+def test_wilson_interval_refuses_no_games() -> None:
+    with pytest.raises(ValueError):
+        wilson(0, 0)
+    with pytest.raises(ValueError):
+        wilson(4, 3)
+
+
+def test_ms_per_move_uses_the_nearest_rank_p95() -> None:
+    """20 moves of 1..20 ms: p95 is the 19th (⌈0.95 · 20⌉), the mean 10.5."""
+    assert ms_per_move([i / 1000 for i in range(20, 0, -1)]) == (
+        "10.5 ms mean, 19.0 ms p95, 20.0 ms max over 20 moves")
+    assert ms_per_move([]) == "no moves with a choice"
+
+
+def test_two_jobs_play_exactly_the_games_of_one() -> None:
+    setup = Setup("backgammon", "random", "heuristic", seed=7)
+    one = run(setup, games=6, jobs=1)
+    two = run(setup, games=6, jobs=2)
+    assert one.results() == two.results()
+    assert [len(t) for t in one.times] == [len(t) for t in two.times]
+    assert [g.a_side for g in one.results()] == [WHITE, BLACK] * 3
+    assert len({(g.winner, g.points, g.turns) for g in one.results()}) > 1
+    other_seed = run(Setup("backgammon", "random", "heuristic", seed=8), games=6)
+    assert other_seed.results() != one.results()
+
+
+def numbers(pattern: str, text: str) -> list[float]:
+    m = re.search(pattern, text, re.MULTILINE)
+    assert m, f"no {pattern!r} in\n{text}"
+    return [float(x) for x in m.groups()]
+
+
+def test_the_printed_figures_agree_with_each_other_and_the_games(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["heuristic", "random", "--rules", "short_nardy", "--games", "12", "--seed", "2"]
+    assert cli.main(["arena", *argv]) == 0
+    out = capsys.readouterr().out
+    tally = run(Setup("short_nardy", "heuristic", "random", seed=2), games=12)
+    games = 12
+    assert out.startswith("short_nardy: A = heuristic, B = random; 12 games, seed 2, 1 job")
+    wins, total, share, low, high = numbers(
+        r"^A won (\d+) of (\d+) = ([\d.]+) % \(95 % Wilson interval ([\d.]+)-([\d.]+) %\)$",
+        out)
+    assert (wins, total) == (tally.wins, games)
+    assert share == pytest.approx(100 * wins / games, abs=0.05)
+    assert low <= share <= high
+    a_wins = numbers(r"^A's (\d+) wins?: (\d+) single, (\d+) mars, (\d+) koks", out)
+    b_wins = numbers(r"^B's (\d+) wins?: (\d+) single, (\d+) mars, (\d+) koks", out)
+    for counts in (a_wins, b_wins):
+        assert counts[0] == sum(counts[1:])
+    assert a_wins[0] + b_wins[0] == games and a_wins[0] == wins
+    points = sum(n * k for n, k in zip((1, 2, 3), a_wins[1:], strict=True)) - sum(
+        n * k for n, k in zip((1, 2, 3), b_wins[1:], strict=True))
+    (per_game,) = numbers(r"^A's points per game: ([+-][\d.]+)$", out)
+    assert per_game == pytest.approx(points / games, abs=0.0005)
+    assert points == tally.points
+    if a_wins[0]:
+        mars, koks = numbers(r"^A's .*; mars or more ([\d.]+) %, koks ([\d.]+) %$", out)
+        assert mars == pytest.approx(100 * (a_wins[2] + a_wins[3]) / a_wins[0], abs=0.05)
+        assert koks == pytest.approx(100 * a_wins[3] / a_wins[0], abs=0.05)
+    for label in "AB":
+        mean, p95, top, moves = numbers(
+            rf"^{label}'s time per move: ([\d.]+) ms mean, ([\d.]+) ms p95, ([\d.]+) ms max "
+            r"over (\d+) moves$", out)
+        assert mean <= top and p95 <= top and moves > 0
+    assert re.search(r"^elapsed [\d.]+ s$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["nobody", "random", "--rules", "long_nardy"], "no player 'nobody'"),
+    (["random", "heuristic", "--rules", "chess"], "no rule set 'chess'"),
+    (["random", "gnubg", "--rules", "nard"], "gnubg plays backgammon only"),
+    (["expert", "random", "--rules", "long_nardy"], "needs a trained network"),
+    (["network", "random", "--rules", "long_nardy", "--weights", "/no/such.npz"],
+     "no weights file"),
+    (["random", "heuristic", "--rules", "nard", "--games", "0"], "at least 1"),
+])
+def test_bad_players_and_rules_are_refused(argv: list[str], message: str, tmp_path,
+                                           monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(computer.levels, "WEIGHTS_DIR", tmp_path)  # no trained networks
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and not captured.out
+
+
+def test_the_dispatcher_names_its_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([]) == 2
+    assert "arena" in capsys.readouterr().out
+    assert cli.main(["no-such-command"]) == 2
+    assert "no command 'no-such-command'" in capsys.readouterr().err
+
+
+def test_gnubg_notation_is_read_step_by_step() -> None:
+    assert parse_move("24/18(2) 13/7*/5 bar/22 6/off") == (
+        (24, 18), (24, 18), (13, 7), (7, 5), (25, 22), (6, 0))
+    assert parse_move("") == ()
+    with pytest.raises(ValueError):
+        parse_move("24-18")
+
+
+def test_applying_a_move_hits_the_blots_it_lands_on() -> None:
+    """White has 6-4 at the start against a Black blot on White's 18 point (Black's 7):
+    24/18* hits it, 13/9 does not touch anything."""
+    start = BACKGAMMON_RULES.initial()
+    view = start.in_perspective(WHITE)
+    view[18] = -1
+    view[19] += 1  # the blot came from Black's 6 point (White's 19)
+    position = BACKGAMMON_RULES.position_from_perspective(WHITE, view, 0, 0, 0, 0)
+    after = apply_move(position, WHITE, "24/18* 13/9")
+    assert after.bar_of(BLACK) == 1
+    assert after.in_perspective(WHITE)[18] == 1 and after.in_perspective(WHITE)[9] == 1
+    assert after == apply_steps(position, WHITE, [(24, 18), (13, 9)])
+    with pytest.raises(ValueError):
+        apply_steps(position, WHITE, [(23, 17)])
+
+
+needs_gnubg = pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon (Debian "
+                                 "package gnubg) is not installed")
+
+
+class Checked:
+    """gnubg, each of its moves checked against its own notation of it."""
+
+    def __init__(self, gnubg: GnubgPlayer) -> None:
+        self.gnubg = gnubg
+        self.moves = 0
+
+    def new_game(self, rng: random.Random) -> None:
+        self.gnubg.new_game(rng)
+
+    def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+               first_turn: bool, plays: Sequence[BoardPlay]) -> int:
+        assert isinstance(position, HitPosition)
+        choice = self.gnubg.choose(position, side, dice, first_turn, plays)
+        _, text = self.gnubg.best_move(position, side, dice)
+        assert 0 <= choice < len(plays)
+        assert plays[choice].position == apply_move(position, side, text)
+        self.moves += 1
+        return choice
+
+    def close(self) -> None:
+        self.gnubg.close()
+
+
+@needs_gnubg
+def test_gnubg_beats_random_with_legal_moves_only() -> None:
+    with GnubgPlayer() as gnubg:
+        checked = Checked(gnubg)
+        rand = LevelPlayer("backgammon", "random")
+        for index in range(2):
+            game, _ = play("backgammon", rand, checked, seed=11, index=index)
+            assert not game.a_won
+    assert checked.moves > 10
+
+
+@needs_gnubg
+def test_a_gnubg_move_that_is_not_legal_here_fails_loudly() -> None:
+    position, side, dice = BACKGAMMON_RULES.initial(), WHITE, (3, 1)
+    plays = BACKGAMMON_RULES.legal_plays(position, side, dice)
+    with GnubgPlayer() as gnubg:
+        best = gnubg.choose(position, side, dice, True, plays)
+        assert sorted(str(plays[best]).split()) == ["6/5", "8/5"]  # the book move
+        others = [p for i, p in enumerate(plays) if i != best]
+        with pytest.raises(GnubgError, match="is not one of the"):
+            gnubg.choose(position, side, dice, True, others)
+
+
+@needs_gnubg
+def test_the_arena_runs_gnubg_in_each_worker() -> None:
+    tally = run(Setup("backgammon", "random", "gnubg", seed=5), games=2, jobs=2)
+    assert [g.a_won for g in tally.results()] == [False, False]
+    assert tally.times[1]
