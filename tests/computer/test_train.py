@@ -57,3 +57,27 @@ def test_committed_long_nardy_network_beats_random():
         .outcome.winner == g % 2
         for g in range(10))
     assert wins >= 9, wins
+
+
+def test_a_short_training_run_improves_on_random():
+    """300 self-play games (8 hidden units, a high rate) lift the network's score against
+    the random level well above the same untrained network's: measured 61 → 80 of 100
+    games here, 52–61 → 68–81 over other seeds (seeded, so repeatable on one machine)."""
+    import random
+
+    from computer.match import play_game
+
+    def wins_against_random(net: Net, games: int = 100) -> int:
+        rng = random.Random(11)
+        mine = picker("long_nardy", "network", net=net)
+        rand = picker("long_nardy", "random", random.Random(12))
+        return sum(
+            play_game("long_nardy", *((mine, rand) if g % 2 == 0 else (rand, mine)), rng)
+            .outcome.winner == g % 2
+            for g in range(games))
+
+    untrained = wins_against_random(Net.create(8, np.random.default_rng(5)))
+    trained = wins_against_random(
+        train("long_nardy", 300, seed=5, hidden=8, report=300, eval_games=0, rate=0.1,
+              final_rate=0.05))
+    assert trained >= 70 and trained >= untrained + 10, (untrained, trained)
