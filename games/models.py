@@ -12,21 +12,35 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.engine import BLACK, RULESETS, WHITE, BoardPosition, RuleSet, Side, side_name
+from games.engine import (
+    BLACK,
+    RULESETS,
+    SIDE_NAMES,
+    WHITE,
+    BoardPosition,
+    RuleSet,
+    Side,
+    side_name,
+)
 from games.engine import Turn as TurnState
 
 
 class Color(models.TextChoices):
-    WHITE = "white", "White"
-    BLACK = "black", "Black"
+    """A side as the database, the API and the records spell it: the engine's
+    ``SIDE_NAMES`` (``SIDE_NAMES[WHITE]``, ``SIDE_NAMES[BLACK]``), never spelled again."""
+
+    WHITE = SIDE_NAMES[0], "White"
+    BLACK = SIDE_NAMES[1], "Black"
 
 
-def color_of(side: Side) -> str:
-    return side_name(side)
+color_of = side_name
+"""The colour of an engine side: ``color_of(WHITE) == "white"``."""
 
 
 def side_of(color: str) -> Side:
-    return WHITE if color == Color.WHITE else BLACK
+    """The engine side of a colour: ``side_of("black") == BLACK``; ``ValueError`` for
+    anything but a side name (a blank column is no side)."""
+    return SIDE_NAMES.index(color)
 
 
 class MatchStatus(models.TextChoices):

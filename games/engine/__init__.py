@@ -2,8 +2,8 @@
 
 The public API::
 
-    from games.engine import (WHITE, BLACK, Side, other, Step, Play, Position, TurnState,
-        Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
+    from games.engine import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
+        TurnState, Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
         to_perspective, RULESET)
 
 See ``docs/notation.md`` for step/play notation and the position and turn IDs.
@@ -32,6 +32,7 @@ from .types import (
     BLACK,
     CHECKERS,
     HEAD,
+    SIDE_NAMES,
     WHITE,
     Side,
     opp,
@@ -71,6 +72,7 @@ __all__ = [
     "RULESET",
     "RULESETS",
     "SHORT_NARDY_RULES",
+    "SIDE_NAMES",
     "WHITE",
     "BoardPlay",
     "BoardPosition",

@@ -34,7 +34,9 @@ CHECKERS: Final[int] = 15
 OFF: Final[int] = 0
 """The destination "borne off" in step notation."""
 
-_NAMES: Final[tuple[str, str]] = ("white", "black")
+SIDE_NAMES: Final[tuple[str, str]] = ("white", "black")
+"""The sides' names, by side (``SIDE_NAMES[BLACK] == "black"``): the one spelling of the
+colours. The models' ``Color`` choices, the API, the records and the streams use it."""
 
 
 def other(side: Side) -> Side:
@@ -55,13 +57,13 @@ def check_side(side: object) -> Side:
 
 def side_name(side: Side) -> str:
     """``"white"`` or ``"black"``. Raises ``ValueError`` for anything but 0 or 1."""
-    return _NAMES[check_side(side)]
+    return SIDE_NAMES[check_side(side)]
 
 
 def parse_side(name: str) -> Side:
     """``"white"`` → 0, ``"black"`` → 1 (case-insensitive). Raises ``ValueError``."""
     try:
-        return _NAMES.index(name.strip().lower())
+        return SIDE_NAMES.index(name.strip().lower())
     except (ValueError, AttributeError):
         raise ValueError(f"side must be 'white' or 'black', not {name!r}") from None
 
