@@ -13,7 +13,7 @@ from django.utils.html import format_html
 
 from . import login_limit, names
 from .models import User
-from .stats import stats_for, stats_for_users
+from .stats import Stats, stats_for, stats_for_users
 
 _STATS_ATTR = "_player_stats"
 
@@ -28,7 +28,7 @@ class _StatsChangeList(ChangeList):
             setattr(user, _STATS_ATTR, stats[user.pk])
 
 
-def _stats(user: User) -> dict[str, int]:
+def _stats(user: User) -> Stats:
     found = getattr(user, _STATS_ATTR, None)
     if found is None:
         found = stats_for(user)

@@ -6,9 +6,11 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from nard_site.api.shapes import schema_serializer
+
 from . import names
 from .models import User
-from .stats import STAT_FIELDS, stats_for
+from .stats import Stats, stats_for
 
 
 class UsernameField(serializers.CharField):
@@ -56,34 +58,8 @@ class TokenOutputSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class RulesStatsSerializer(serializers.Serializer):
-    games_won = serializers.IntegerField()
-    games_lost = serializers.IntegerField()
-    won = serializers.DictField(child=serializers.IntegerField(),
-                                help_text="Games won by result: single, mars, koks, gammon, "
-                                          "backgammon, resigned, refused, …")
-    lost = serializers.DictField(child=serializers.IntegerField(),
-                                 help_text="Games lost by result.")
-
-
-class StatsSerializer(serializers.Serializer):
-    matches_played = serializers.IntegerField()
-    matches_won = serializers.IntegerField()
-    games_won = serializers.IntegerField()
-    games_lost = serializers.IntegerField()
-    mars_won = serializers.IntegerField()
-    mars_lost = serializers.IntegerField()
-    points_won = serializers.IntegerField(help_text="Points of the games won, stakes included "
-                                                    "(S6).")
-    points_lost = serializers.IntegerField(help_text="Points of the games lost, stakes "
-                                                     "included (S6).")
-    by_rules = serializers.DictField(
-        child=RulesStatsSerializer(),
-        help_text="Per rule set played (long_nardy, short_nardy, backgammon, nard): games won "
-                  "and lost, and the results by name — a mars differs by rule set (H15).")
-
-
-assert tuple(StatsSerializer().fields) == (*STAT_FIELDS, "by_rules")
+StatsSerializer = schema_serializer(Stats)
+"""Documents ``stats`` (built from :class:`accounts.stats.Stats`, the shape itself)."""
 
 
 class PublicProfileSerializer(serializers.ModelSerializer[User]):
@@ -95,7 +71,7 @@ class PublicProfileSerializer(serializers.ModelSerializer[User]):
         read_only_fields = fields
 
     @extend_schema_field(StatsSerializer)
-    def get_stats(self, user: User) -> dict[str, Any]:
+    def get_stats(self, user: User) -> Stats:
         return stats_for(user)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from games import shapes
 from games.engine import RULESETS, InvalidPositionError, Step, parse_side
 from games.exceptions import InvalidRequest
 from games.selectors import board_json
@@ -16,7 +17,7 @@ board with a double has close to 2,000, far more than any client shows."""
 
 
 def legal_plays(*, rules: str, board: Mapping[str, Any], dice: tuple[int, int],
-                first_turn: bool) -> dict[str, Any]:
+                first_turn: bool) -> shapes.LegalPlays:
     """``{"max_dice", "count", "truncated", "plays": [{"steps", "board"}]}`` for the side
     whose perspective ``board`` is in (R10–R27, H7–H13). Raises :class:`InvalidRequest`
     for a board that cannot exist in ``rules``."""
@@ -44,11 +45,11 @@ def legal_plays(*, rules: str, board: Mapping[str, Any], dice: tuple[int, int],
     }
 
 
-def _steps_json(board: dict[int, int], steps: tuple[Step, ...]) -> list[dict[str, Any]]:
+def _steps_json(board: dict[int, int], steps: tuple[Step, ...]) -> list[shapes.Step]:
     """The play's steps with their hit flags: a step hits when it lands on a point
     holding exactly one opposing checker (H7), followed along the play."""
     counts = dict(board)
-    out = []
+    out: list[shapes.Step] = []
     for step in steps:
         hit = step.dst > 0 and counts.get(step.dst, 0) == -1
         if step.src in counts:

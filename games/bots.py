@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,7 +102,8 @@ def decide(match: Match, seat: Seat) -> Decision | None:
     assert game is not None
     if game.phase == GamePhase.ROLL_OFF:
         return Decision(seat, "roll")
-    state = selectors.match_state(match, seat.user, seat.side, search=False) or {}
+    state: Mapping[str, Any] = selectors.match_state(match, seat.user, seat.side,
+                                                     search=False) or {}
     phase = state.get("phase", game.phase)
     rng = random.Random(f"{match.pk}:{match.version}")  # a job run again decides the same
     if phase == OFFER_PHASE:
@@ -137,7 +138,7 @@ def _level_for(match: Match, seat: Seat) -> str:
     return seat.level if seat.level in opponents.levels(match.rules) else "heuristic"
 
 
-def _may_offer(state: dict[str, Any], side: Side) -> bool:
+def _may_offer(state: Mapping[str, Any], side: Side) -> bool:
     return (state.get("offer") is None
             and state.get("may_offer") in ("both", color_of(side))
             and hasattr(services, STAKE_SERVICES["offer"]))

@@ -15,6 +15,7 @@ from typing import Any
 import computer
 from accounts.models import User
 from accounts.services import bot_account
+from games import shapes
 from games.engine import RULESETS
 from games.exceptions import InvalidRequest
 from games.models import Rules
@@ -31,7 +32,7 @@ def levels(rules: str) -> dict[str, str]:
     return computer.levels_for(rules)
 
 
-def levels_json() -> list[dict[str, Any]]:
+def levels_json() -> list[shapes.RulesLevels]:
     """``GET computer/``: every rule set with the levels that play it, a sentence each."""
     return [
         {"rules": rules,

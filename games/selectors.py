@@ -2,26 +2,38 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC
 from typing import Any, Final
 
 from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
-from games import presence, store
-from games.engine import WHITE, BoardPosition, Side, Step, Turn, format_play, other, side_name
+from accounts.stats import RulesStats, Stats, empty_stats
+from games import presence, shapes, store
+from games.engine import (
+    SIDE_NAMES,
+    WHITE,
+    BoardPosition,
+    Side,
+    Step,
+    Turn,
+    format_play,
+    other,
+    side_name,
+)
 from games.engine.record import FORMAT as RECORD_FORMAT
 from games.engine.record import format_record
 from games.models import (
     RESIGNATIONS,
+    Color,
     EndReason,
     Event,
     Game,
     GamePhase,
     Match,
     MatchStatus,
+    color_of,
     side_of,
 )
 from games.models import Turn as TurnRecord
@@ -48,7 +60,7 @@ def match_get(match_id: int) -> Match | None:
     return store.read_match(match_id)
 
 
-def board_json(position: BoardPosition, perspective: Side) -> dict[str, Any]:
+def board_json(position: BoardPosition, perspective: Side) -> shapes.Board:
     """The API's board shape in ``perspective``'s own numbering (R33, H1), with the bar."""
     counts = position.in_perspective(perspective)
     them = other(perspective)
@@ -76,7 +88,7 @@ SEARCH: Final = object()
 
 def match_state(match: Match, viewer: Any, perspective: Side | None = None,
                 state: Turn | object | None = SEARCH, *, search: bool = True,
-                ) -> dict[str, Any] | None:
+                ) -> shapes.State | None:
     """The ``state`` of a match as ``viewer`` sees it.
 
     ``state``: the turn's engine state as a service just left it (``None``: no turn
@@ -93,7 +105,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
     turn: Turn | None = None
     if active and game.phase == GamePhase.MOVE:
         turn = game.turn_state() if state is SEARCH else state  # type: ignore[assignment]
-    legal: list[dict[str, Any]] = []
+    legal: list[shapes.Step] = []
     head = 0
     if turn is not None and search:
         head = turn.head_may_leave()
@@ -124,7 +136,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
     }
 
 
-def presence_json(match: Match) -> dict[str, bool]:
+def presence_json(match: Match) -> shapes.Presence:
     """Issue 17: whether each player was seen in the last minute (:mod:`games.presence`)."""
     seen = presence.online([match.white_id, match.black_id])
     return {"white": seen.get(match.white_id, False) if match.white_id else False,
@@ -132,7 +144,7 @@ def presence_json(match: Match) -> dict[str, bool]:
 
 
 def match_json(match: Match, viewer: Any, perspective: Side | None = None,
-               state: Turn | object | None = SEARCH, *, search: bool = True) -> dict[str, Any]:
+               state: Turn | object | None = SEARCH, *, search: bool = True) -> shapes.Match:
     def name(user: Any) -> str | None:
         return user.username if user is not None else None
 
@@ -164,7 +176,7 @@ def game_list(match: Match) -> QuerySet[Game]:
     return match.games.order_by("number")
 
 
-def game_json(game: Game) -> dict[str, Any]:
+def game_json(game: Game) -> shapes.Game:
     return {
         "number": game.number,
         "rules": game.match.rules,
@@ -182,7 +194,7 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-def offers_json(game: Game) -> list[dict[str, Any]]:
+def offers_json(game: Game) -> list[shapes.GameOffer]:
     """The game's offers in order (S2-S4): ``{"before_turn", "by", "stake", "answer"}``;
     ``answer`` is ``accept``, ``refuse``, or ``null`` while the offer waits (or when the
     game was resigned before the answer)."""
@@ -194,34 +206,40 @@ def turn_list(game: Game) -> QuerySet[TurnRecord]:
     return game.turn_records.order_by("number")
 
 
-def record_steps(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def record_steps(steps: list[dict[str, Any]]) -> list[shapes.Step]:
     """A per-move record's steps in the one step shape (records from before the
     hitting games have no ``hit``: they never hit)."""
     return [{"from": s["from"], "to": s["to"], "die": s["die"], "hit": bool(s.get("hit"))}
             for s in steps]
 
 
-def steps_text(steps: list[dict[str, Any]]) -> str:
+def steps_text(steps: Sequence[Mapping[str, Any]]) -> str:
     """A turn's steps in the engine's notation (``24/18``, ``bar/22``, ``13/7*``,
     ``3/off(5)``); no steps is ``-``."""
     return format_play([Step(s["from"], s["to"], s["die"]) for s in steps],
                        [bool(s.get("hit")) for s in steps])
 
 
-def turn_list_json(game: Game) -> list[dict[str, Any]]:
-    """The per-move record of a game, each turn with the offer answered before its roll."""
-    before = {o["before_turn"]: o for o in offers_json(game)}
+def accepted_offers(game: Game) -> dict[int, shapes.GameOffer]:
+    """The game's accepted offers (S4) by the number of the turn they came before (only
+    an accepted offer has a turn after it)."""
+    return {o["before_turn"]: o for o in offers_json(game) if o["answer"] == "accept"}
+
+
+def turn_list_json(game: Game) -> list[shapes.Turn]:
+    """The per-move record of a game, each turn with the offer accepted before its roll."""
+    before = accepted_offers(game)
     return [turn_json(t, before.get(t.number)) for t in turn_list(game)]
 
 
-def turn_json(turn: TurnRecord, offer: dict[str, Any] | None = None) -> dict[str, Any]:
+def turn_json(turn: TurnRecord, offer: shapes.GameOffer | None = None) -> shapes.Turn:
     """One turn of the per-move record; ``offer``: the accepted offer (S4) that came
     before its roll, as :func:`offers_json` shows it, or ``None``."""
     steps = record_steps(turn.steps)
     return {
         "number": turn.number,
         "side": turn.side,
-        "offer": ({"by": offer["by"], "stake": offer["stake"], "answer": offer["answer"]}
+        "offer": ({"by": offer["by"], "stake": offer["stake"], "answer": "accept"}
                   if offer else None),
         "dice": turn.dice,
         "steps": steps,
@@ -239,35 +257,39 @@ def event_list(match: Match, *, after: int = 0, limit: int | None = None) -> Que
     return events[:limit] if limit is not None else events
 
 
-def event_json(event: Event) -> dict[str, Any]:
+def event_json(event: Event) -> shapes.Event:
     return {"seq": event.seq, "type": event.type, "at": event.at, "data": event.data}
 
 
 # --- match records (docs/notation.md, "Match record") ------------------------------------
 
 
-def match_record(match: Match) -> dict[str, Any]:
+def match_record(match: Match) -> shapes.MatchRecord:
     """The JSON form of a match record: everything the text shows, as data (4 queries)."""
     games = list(match.games.order_by("number"))
     turns: dict[int, list[TurnRecord]] = {g.pk: [] for g in games}
     for turn in TurnRecord.objects.filter(game__match=match).order_by("game__number", "number"):
         turns[turn.game_id].append(turn)
-    roll_offs: dict[int, list[dict[str, int]]] = {}
+    roll_offs: dict[int, list[shapes.RecordRollOff]] = {}
     for event in match.events.filter(type="roll_off").order_by("seq"):
         data = event.data
-        if data.get("result") in ("tie", "white", "black"):
+        if data.get("result") in ("tie", *SIDE_NAMES):
             roll_offs.setdefault(data.get("game", 1), []).append(
                 {"white": data["white"], "black": data["black"]})
-    score = {"white": 0, "black": 0}
-    game_data = []
+    score: shapes.Score = {"white": 0, "black": 0}
+    game_data: list[shapes.RecordGame] = []
     for game in games:
-        result = None
+        result: shapes.RecordResult | None = None
         if game.winner:
-            score[game.winner] += game.points_won or 0
-            loser = "black" if game.winner == "white" else "white"
+            points = game.points_won or 0  # set with the winner (a constraint)
+            if game.winner == Color.WHITE:
+                score["white"] += points
+            else:
+                score["black"] += points
+            loser = color_of(other(side_of(game.winner)))
             result = {
                 "winner": game.winner,
-                "points": game.points_won,
+                "points": points,
                 "mars": game.mars,
                 "result": game.result,
                 "conceded": _conceded(game),
@@ -275,16 +297,15 @@ def match_record(match: Match) -> dict[str, Any]:
                 "resigned": loser if game.end_reason in RESIGNATIONS else None,
                 "refused": loser if game.end_reason == EndReason.REFUSED else None,
                 "stake": game.stake,
-                "score": dict(score),
+                "score": {"white": score["white"], "black": score["black"]},
             }
-        offers = offers_json(game)
-        accepted = {o["before_turn"]: o for o in offers if o["answer"] == "accept"}
+        accepted = accepted_offers(game)
         game_data.append({
             "number": game.number,
             "roll_off": roll_offs.get(game.number, []),
             "starter": game.starter or None,
             "stake": game.stake,
-            "offers": offers,
+            "offers": offers_json(game),
             "turns": [{
                 "number": t.number,
                 "side": t.side,
@@ -340,52 +361,58 @@ def record_text(match: Match) -> str:
 # --- player statistics (named in settings.PLAYER_STATS_SELECTOR) ------------------------
 
 
-def player_stats(users: Iterable[Any]) -> dict[int, dict[str, Any]]:
+def player_stats(users: Iterable[Any]) -> dict[int, Stats]:
     """Stats from finished games and matches; hotseat matches (one account) do not count.
     ``by_rules``: per rule set played, games won and lost and the results by name (mars,
     koks, gammon, backgammon, resigned, … — what counts as a mars differs, H15).
     ``points_won``/``points_lost``: the points of the games won and lost, stakes included
-    (S6); aborted matches keep the games they finished."""
-    ids = [u.pk for u in users]
-    stats: dict[int, dict[str, Any]] = defaultdict(lambda: dict.fromkeys(
-        ("matches_played", "matches_won", "games_won", "games_lost", "mars_won", "mars_lost",
-         "points_won", "points_lost"), 0))
+    (S6); aborted matches keep the games they finished. Users with none are left out."""
+    ids = {u.pk for u in users}
+    stats: dict[int, Stats] = {}
+
+    def seated(row: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[Stats, bool]]:
+        """The stats of each of ``ids`` seated in ``row``, and whether that side won."""
+        for color in SIDE_NAMES:
+            user_id = row[f"{prefix}{color}_id"]
+            if user_id in ids:
+                yield stats.setdefault(user_id, empty_stats()), row["winner"] == color
+
     seats = Q(white_id__in=ids) | Q(black_id__in=ids)
     matches = (Match.objects.filter(seats, status=MatchStatus.FINISHED, hotseat=False)
                .values("white_id", "black_id", "winner").annotate(n=Count("id")))
     for row in matches:
-        for color, user_id in (("white", row["white_id"]), ("black", row["black_id"])):
-            if user_id in ids:
-                stats[user_id]["matches_played"] += row["n"]
-                if row["winner"] == color:
-                    stats[user_id]["matches_won"] += row["n"]
+        for mine, won in seated(row):
+            mine["matches_played"] += row["n"]
+            if won:
+                mine["matches_won"] += row["n"]
     game_seats = Q(match__white_id__in=ids) | Q(match__black_id__in=ids)
     games = (Game.objects.filter(game_seats, match__hotseat=False).exclude(winner="")
              .values("match__white_id", "match__black_id", "winner", "mars")
              .annotate(n=Count("id"), points=Sum("points_won")))
     for game_row in games:
-        for color, user_id in (("white", game_row["match__white_id"]),
-                               ("black", game_row["match__black_id"])):
-            if user_id not in ids:
-                continue
-            won = game_row["winner"] == color
-            stats[user_id]["games_won" if won else "games_lost"] += game_row["n"]
-            stats[user_id]["points_won" if won else "points_lost"] += game_row["points"] or 0
-            if game_row["mars"]:
-                stats[user_id]["mars_won" if won else "mars_lost"] += game_row["n"]
+        n, mars = game_row["n"], game_row["n"] if game_row["mars"] else 0
+        points = game_row["points"] or 0
+        for mine, won in seated(game_row, "match__"):
+            if won:
+                mine["games_won"] += n
+                mine["points_won"] += points
+                mine["mars_won"] += mars
+            else:
+                mine["games_lost"] += n
+                mine["points_lost"] += points
+                mine["mars_lost"] += mars
     by_rules = (Game.objects.filter(game_seats, match__hotseat=False).exclude(winner="")
                 .values("match__rules", "match__white_id", "match__black_id", "winner", "result")
                 .annotate(n=Count("id")))
     for rules_row in by_rules:
-        for color, user_id in (("white", rules_row["match__white_id"]),
-                               ("black", rules_row["match__black_id"])):
-            if user_id not in ids:
-                continue
-            won = rules_row["winner"] == color
-            mine = stats[user_id].setdefault("by_rules", {}).setdefault(
-                rules_row["match__rules"], {"games_won": 0, "games_lost": 0, "won": {},
-                                            "lost": {}})
-            mine["games_won" if won else "games_lost"] += rules_row["n"]
-            results = mine["won" if won else "lost"]
-            results[rules_row["result"]] = results.get(rules_row["result"], 0) + rules_row["n"]
-    return dict(stats)
+        n, result = rules_row["n"], rules_row["result"]
+        for mine, won in seated(rules_row, "match__"):
+            rules = mine["by_rules"].setdefault(
+                rules_row["match__rules"], RulesStats(games_won=0, games_lost=0, won={}, lost={}))
+            if won:
+                rules["games_won"] += n
+                rules["won"][result] = rules["won"].get(result, 0) + n
+            else:
+                rules["games_lost"] += n
+                rules["lost"][result] = rules["lost"].get(result, 0) + n
+    return stats

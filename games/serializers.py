@@ -1,4 +1,5 @@
-"""I/O shapes of the games API (inputs are validated here; outputs document the schema)."""
+"""I/O shapes of the games API: inputs are validated here; the outputs' serializers are
+built from the answers' own types (:mod:`games.shapes`) and only document the schema."""
 
 from __future__ import annotations
 
@@ -7,21 +8,19 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.engine.record import FORMAT as RECORD_FORMAT
+from games import shapes
+from games.engine import SIDE_NAMES
 from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
-    EndReason,
-    GamePhase,
     MatchStatus,
     Progression,
-    Result,
     Rules,
     Stakes,
 )
+from nard_site.api.shapes import schema_serializer
 
-COLORS = ("white", "black")
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
 
 
@@ -40,20 +39,15 @@ class StepSerializer(serializers.Serializer):
     # engine, so that it is answered as `illegal_move` with the rule's reason.
 
 
-class OffSerializer(serializers.Serializer):
-    mine = serializers.IntegerField(min_value=0, max_value=15)
-    theirs = serializers.IntegerField(min_value=0, max_value=15)
-
-
-class BarSerializer(serializers.Serializer):
-    mine = serializers.IntegerField(min_value=0, max_value=15)
-    theirs = serializers.IntegerField(min_value=0, max_value=15)
+OffSerializer = schema_serializer(shapes.Off)
+BarSerializer = schema_serializer(shapes.Bar)
+"""The answers' ``off`` and ``bar``, and the analysis input's (``OffRequest``, ``BarRequest``)."""
 
 
 class BoardSerializer(serializers.Serializer):
     """A board in one side's own numbering: positive counts are the perspective's checkers."""
 
-    perspective = serializers.ChoiceField(choices=COLORS)
+    perspective = serializers.ChoiceField(choices=SIDE_NAMES)
     points = serializers.DictField(
         child=serializers.IntegerField(min_value=-15, max_value=15),
         help_text='Point number (as a string, "1".."24") → signed count; empty points omitted.')
@@ -107,7 +101,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                      max_length=150, help_text="Invite this username.")
     hotseat = serializers.BooleanField(required=False, default=False,
                                        help_text="Play both sides from this account.")
-    color = serializers.ChoiceField(choices=(*COLORS, "random"), required=False,
+    color = serializers.ChoiceField(choices=(*SIDE_NAMES, "random"), required=False,
                                     default="random", help_text="Your colour.")
     computer = serializers.CharField(required=False, allow_null=True, max_length=32,
                                      help_text="Play the computer at this level (`GET "
@@ -158,13 +152,13 @@ class MovesInputSerializer(VersionInputSerializer):
 
 
 class ResignInputSerializer(VersionInputSerializer):
-    side = serializers.ChoiceField(choices=COLORS, required=False, allow_null=True,
+    side = serializers.ChoiceField(choices=SIDE_NAMES, required=False, allow_null=True,
                                    help_text="Hotseat only: which side resigns "
                                              "(default: the side to move).")
 
 
 class PerspectiveQuerySerializer(serializers.Serializer):
-    perspective = serializers.ChoiceField(choices=COLORS, required=False)
+    perspective = serializers.ChoiceField(choices=SIDE_NAMES, required=False)
 
 
 class MatchListQuerySerializer(serializers.Serializer):
@@ -187,266 +181,22 @@ class LegalPlaysInputSerializer(serializers.Serializer):
     first_turn = serializers.BooleanField(required=False, default=False)
 
 
-# --- outputs (documentation of the shapes the selectors build) ---------------------------
+# --- outputs: built from the answers' types (games.shapes), for the schema only -------------
+
+MatchSerializer = schema_serializer(shapes.Match)
+RollResultSerializer = schema_serializer(shapes.RollResult)
+MovesResultSerializer = schema_serializer(shapes.MovesResult)
+GameSerializer = schema_serializer(shapes.Game)
+TurnSerializer = schema_serializer(shapes.Turn)
+EventSerializer = schema_serializer(shapes.Event)
+LegalPlaysSerializer = schema_serializer(shapes.LegalPlays)
+MatchRecordSerializer = schema_serializer(shapes.MatchRecord)
 
 
-class ScoreSerializer(serializers.Serializer):
-    white = serializers.IntegerField()
-    black = serializers.IntegerField()
-
-
-class OutBoardSerializer(serializers.Serializer):
-    perspective = serializers.ChoiceField(choices=COLORS)
-    points = serializers.DictField(child=serializers.IntegerField())
-    off = OffSerializer()
-    bar = BarSerializer(help_text="Always present; zeros in Long Nardy.")
-
-
-class OutStepSerializer(serializers.Serializer):
-    vars()["from"] = serializers.IntegerField(help_text="25: from the bar.")
-    to = serializers.IntegerField(help_text="0: borne off.")
-    die = serializers.IntegerField()
-    hit = serializers.BooleanField(help_text="The step hits a blot (H7); always false in "
-                                             "Long Nardy.")
-
-
-class RollOffSerializer(serializers.Serializer):
-    white = serializers.IntegerField(allow_null=True)
-    black = serializers.IntegerField(allow_null=True)
-
-
-class FirstTurnSerializer(serializers.Serializer):
-    white = serializers.BooleanField()
-    black = serializers.BooleanField()
-
-
-MAY_OFFER = ("both", "white", "black", "none")
-
-
-class PresenceSerializer(serializers.Serializer):
-    white = serializers.BooleanField()
-    black = serializers.BooleanField()
-
-
-class OfferSerializer(serializers.Serializer):
-    by = serializers.ChoiceField(choices=COLORS)
-    stake = serializers.IntegerField(help_text="The value offered (S4).")
-
-
-class StateSerializer(serializers.Serializer):
-    game = serializers.IntegerField()
-    phase = serializers.ChoiceField(choices=GamePhase.values)
-    turn = serializers.ChoiceField(choices=COLORS, allow_null=True)
-    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
-    dice_left = serializers.ListField(child=serializers.IntegerField())
-    head_may_leave = serializers.IntegerField(help_text="RULES R13 (0 in lists of matches).")
-    board = OutBoardSerializer()
-    legal_steps = OutStepSerializer(many=True, help_text="RULES R24; empty for anyone "
-                                                         "but the side to move, and in "
-                                                         "lists of matches.")
-    version = serializers.IntegerField()
-    roll_off = RollOffSerializer()
-    first_turn = FirstTurnSerializer()
-    turn_number = serializers.IntegerField()
-    position_id = serializers.CharField(help_text="The engine's position ID (docs/notation.md).")
-    stake = serializers.IntegerField(help_text="The current game's stake (S1; 1 without "
-                                               "stakes).")
-    may_offer = serializers.ChoiceField(choices=MAY_OFFER,
-                                        help_text="Who holds the right to offer (S2): `none` "
-                                                  "without stakes, in a 1-point match, the "
-                                                  "Crawford game (S7), at 64 (S5).")
-    offer = OfferSerializer(allow_null=True, help_text="The offer waiting for the answer of "
-                                                       "the side in `turn` (phase `offer`).")
-    deadline = serializers.DateTimeField(allow_null=True,
-                                         help_text="When the side to act must have acted "
-                                                   "(issue 17); `null` without a clock.")
-    presence = PresenceSerializer(help_text="Whether each player was seen in the last 60 s.")
-
-
-class MatchSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    rules = serializers.ChoiceField(choices=Rules.values)
-    white = serializers.CharField(allow_null=True)
-    black = serializers.CharField(allow_null=True)
-    invited = serializers.CharField(allow_null=True)
-    hotseat = serializers.BooleanField()
-    length = serializers.IntegerField()
-    stakes = serializers.ChoiceField(choices=Stakes.values)
-    progression = serializers.ChoiceField(choices=Progression.values)
-    crawford_game = serializers.IntegerField(allow_null=True,
-                                             help_text="S7: the number of the Crawford game "
-                                                       "(no offers), once known.")
-    turn_seconds = serializers.IntegerField(allow_null=True,
-                                            help_text="The clock: seconds for each action, "
-                                                      "or `null`.")
-    score = ScoreSerializer()
-    status = serializers.ChoiceField(choices=MatchStatus.values)
-    winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
-    version = serializers.IntegerField()
-    rematch_of = serializers.IntegerField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    state = StateSerializer(allow_null=True)
-
-
-class RollSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=("roll-off", "turn"))
-    side = serializers.ChoiceField(choices=COLORS)
-    die = serializers.IntegerField(required=False, help_text="Roll-off only.")
-    result = serializers.CharField(required=False, help_text="Roll-off: pending, tie, "
-                                                             "white or black.")
-    dice = serializers.ListField(child=serializers.IntegerField(), required=False,
-                                 help_text="The turn's dice (backgammon's roll-off: the two "
-                                           "roll-off dice, played as the first turn, H4).")
-    passed = serializers.BooleanField(required=False,
-                                      help_text="The turn passed at once: no legal move (R23).")
-
-
-class RollResultSerializer(MatchSerializer):
-    roll = RollSerializer()
-    die = serializers.IntegerField(required=False, help_text="The roll-off die (R7).")
-    dice = serializers.ListField(child=serializers.IntegerField(), required=False,
-                                 help_text="The turn's two dice.")
-
-
-class MovesResultSerializer(MatchSerializer):
-    applied = OutStepSerializer(many=True)
-
-
-class GameOfferSerializer(serializers.Serializer):
-    before_turn = serializers.IntegerField(help_text="The number of the offerer's turn it "
-                                                     "came before (S3).")
-    by = serializers.ChoiceField(choices=COLORS)
-    stake = serializers.IntegerField(help_text="The value offered.")
-    answer = serializers.ChoiceField(choices=("accept", "refuse"), allow_null=True,
-                                     help_text="`null` while it waits, or when the game was "
-                                               "resigned first.")
-
-
-class TurnOfferSerializer(serializers.Serializer):
-    by = serializers.ChoiceField(choices=COLORS)
-    stake = serializers.IntegerField()
-    answer = serializers.ChoiceField(choices=("accept",))
-
-
-class GameSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    rules = serializers.ChoiceField(choices=Rules.values)
-    starter = serializers.ChoiceField(choices=COLORS, allow_null=True)
-    winner = serializers.ChoiceField(choices=COLORS, allow_null=True)
-    points = serializers.IntegerField(allow_null=True)
-    mars = serializers.BooleanField(help_text="More than a single game (mars, koks, gammon, "
-                                              "backgammon).")
-    result = serializers.ChoiceField(choices=Result.values, allow_null=True)
-    end_reason = serializers.ChoiceField(choices=EndReason.values, allow_null=True)
-    stake = serializers.IntegerField(help_text="The game's stake (S1-S5).")
-    offers = GameOfferSerializer(many=True, help_text="The game's offers in order (S2-S4).")
-    turns = serializers.IntegerField()
-    started_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-
-
-class TurnSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    side = serializers.ChoiceField(choices=COLORS)
-    offer = TurnOfferSerializer(allow_null=True, help_text="The offer accepted before this "
-                                                           "turn's roll (S4), if any.")
-    dice = serializers.ListField(child=serializers.IntegerField())
-    steps = OutStepSerializer(many=True)
-    notation = serializers.CharField()
-    passed = serializers.BooleanField()
-    pass_reason = serializers.CharField(allow_null=True)
-    position_after = serializers.CharField(allow_null=True)
-    started_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-
-
-class EventSerializer(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    at = serializers.DateTimeField()
-    data = serializers.DictField()  # type: ignore[assignment]  # a field named like Serializer.data
-
-
-class PlaySerializer(serializers.Serializer):
-    steps = OutStepSerializer(many=True)
-    board = OutBoardSerializer()
-
-
-class LegalPlaysSerializer(serializers.Serializer):
-    max_dice = serializers.IntegerField()
-    count = serializers.IntegerField(help_text="How many distinct plays there are.")
-    truncated = serializers.BooleanField(help_text="Only the first 500 plays are listed.")
-    plays = PlaySerializer(many=True)
-
-
-# --- match records (export/import) -----------------------------------------------------
+# --- match records: the import's input -----------------------------------------------
 
 
 class MatchImportInputSerializer(serializers.Serializer):
     record = serializers.CharField(trim_whitespace=False, max_length=200_000,
                                    help_text="The match's text record (docs/notation.md, "
                                              "'Match record').")
-
-
-class _RecordTurnSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    side = serializers.ChoiceField(choices=("white", "black"))
-    offer = GameOfferSerializer(allow_null=True, help_text="The offer accepted before this "
-                                                           "turn's roll (S4).")
-    dice = serializers.ListField(child=serializers.IntegerField())
-    steps = OutStepSerializer(many=True)
-    notation = serializers.CharField(help_text='The steps in notation; "-" for none.')
-    pass_reason = serializers.CharField(allow_null=True)
-    position_after = serializers.CharField(allow_null=True)
-
-
-class _RecordResultSerializer(serializers.Serializer):
-    winner = serializers.ChoiceField(choices=("white", "black"))
-    points = serializers.IntegerField()
-    mars = serializers.BooleanField()
-    result = serializers.ChoiceField(choices=Result.values)
-    conceded = serializers.ChoiceField(choices=("single", "mars", "koks", "gammon", "backgammon"),
-                                       help_text="What the win was worth on the board; for a "
-                                                 "resignation, what the position gave.")
-    end_reason = serializers.ChoiceField(choices=EndReason.values)
-    resigned = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
-    refused = serializers.ChoiceField(choices=("white", "black"), allow_null=True,
-                                      help_text="The side that refused an offer (S4).")
-    stake = serializers.IntegerField(help_text="The game's stake (S1-S5).")
-    score = ScoreSerializer(help_text="The match score after this game.")
-
-
-class _RecordRollOffSerializer(serializers.Serializer):
-    white = serializers.IntegerField()
-    black = serializers.IntegerField()
-
-
-class _RecordGameSerializer(serializers.Serializer):
-    number = serializers.IntegerField()
-    roll_off = _RecordRollOffSerializer(many=True, help_text="Game 1: ties first (R7).")
-    starter = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
-    stake = serializers.IntegerField()
-    offers = GameOfferSerializer(many=True, help_text="Every offer of the game in order.")
-    turns = _RecordTurnSerializer(many=True)
-    result = _RecordResultSerializer(allow_null=True)
-
-
-class MatchRecordSerializer(serializers.Serializer):
-    """The JSON form of a match record (``GET matches/{id}/export/?format=json``)."""
-
-    format = serializers.CharField(help_text=f"Always {RECORD_FORMAT!r}.")
-    id = serializers.IntegerField()
-    rules = serializers.ChoiceField(choices=Rules.values)
-    white = serializers.CharField(allow_null=True)
-    black = serializers.CharField(allow_null=True)
-    hotseat = serializers.BooleanField()
-    length = serializers.IntegerField()
-    stakes = serializers.ChoiceField(choices=Stakes.values)
-    progression = serializers.ChoiceField(choices=Progression.values)
-    date = serializers.DateField(allow_null=True)
-    status = serializers.ChoiceField(choices=MatchStatus.values)
-    winner = serializers.ChoiceField(choices=("white", "black"), allow_null=True)
-    score = ScoreSerializer()
-    games = _RecordGameSerializer(many=True)

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks, opponents, store, transitions
+from games import clocks, opponents, shapes, store, transitions
 from games import dice as dice_source
 from games.engine import BLACK, RULESETS, WHITE, Side, Turn, other
 from games.exceptions import (
@@ -309,7 +309,7 @@ class Played:
 
     match: Match
     state: Turn | None
-    roll: dict[str, Any] | None = None
+    roll: shapes.Roll | None = None
     applied: tuple[transitions.AppliedStep, ...] = ()
 
 
@@ -328,8 +328,8 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
             if not pending:
                 raise NotYourTurn("You have rolled in this roll-off; waiting for the opponent.")
             rolled = transitions.roll_off(change, game, pending[0], dice_source.roll_die())
-            roll: dict[str, Any] = {"kind": "roll-off", "side": color_of(rolled.side),
-                                    "die": rolled.die, "result": rolled.result}
+            roll: shapes.Roll = {"kind": "roll-off", "side": color_of(rolled.side),
+                                 "die": rolled.die, "result": rolled.result}
             if rolled.opening is not None:
                 roll["dice"] = list(rolled.opening)
             return Played(change.commit(), game.turn_state() if rolled.opening else None, roll)

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from games import clocks, notify, store
+from games import clocks, notify, shapes, store
 from games.engine import (
     WHITE,
     IllegalMoveError,
@@ -135,12 +135,12 @@ class TurnResult:
     passed: bool = False
 
 
-def step_json(step: Step, hit: bool = False) -> dict[str, Any]:
+def step_json(step: Step, hit: bool = False) -> shapes.Step:
     """The one JSON shape of a step: the API, the events and the per-move records."""
     return {"from": step.src, "to": step.dst, "die": step.die, "hit": hit}
 
 
-def legal_steps_json(state: Turn) -> list[dict[str, Any]]:
+def legal_steps_json(state: Turn) -> list[shapes.Step]:
     """R24/H11: the steps the side to move may play next, each with its hit flag."""
     return [step_json(s, state.hits(s)) for s in state.legal_steps()]
 

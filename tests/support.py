@@ -5,20 +5,35 @@
 - the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``games.dice.planned``;
 - a match under way: ``start_match``; a position: ``set_board``;
 - what the server answered: ``steps_of``, ``events``, ``event_types`` and the shape checks
-  ``check_match``/``check_state``/``check_board``/``check_step`` (API.md, to the letter).
+  ``check_match``/``check_state``/``check_board``/``check_step`` (API.md, to the letter),
+  and ``assert_shape(body, shapes.Match)``: a JSON answer against its typed shape, whole.
 
 Django is imported here at module level: tests/engine never imports this module.
 """
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
-from typing import Any
+from datetime import date, datetime
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    Required,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+)
 
 from rest_framework.test import APIClient
 
 from games.engine import BLACK, WHITE
 from games.models import Event, Game, GamePhase, Match
+from nard_site.api.shapes import Doc
 
 API = "/api/v1"
 MATCHES = f"{API}/matches/"
@@ -205,3 +220,73 @@ def check_match(match: Any) -> None:
         check_state(match["state"])
         if "version" in match:
             assert match["state"]["version"] == match["version"]
+
+
+# --- an answer against its typed shape (games.shapes, accounts.stats) -----------------------
+
+
+def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
+    """``value`` (decoded JSON) is exactly what ``shape`` (a type of games.shapes) says,
+    all the way down: every required key and no unknown one, each value of its type
+    (``int`` not ``bool``, a date-time as an ISO string), in its choices. ``where``
+    names the place in a failure (``$.state.board.off.mine``)."""
+    choices: tuple[Any, ...] | None = None
+    is_date = False
+    while get_origin(shape) in (Annotated, Required, NotRequired):
+        if get_origin(shape) is Annotated:
+            for meta in shape.__metadata__:
+                if isinstance(meta, Doc):
+                    if "choices" in meta.options:
+                        choices = tuple(meta.options["choices"])
+                    is_date = is_date or bool(meta.options.get("date"))
+                    low, high = meta.options.get("min_value"), meta.options.get("max_value")
+                    if low is not None and value is not None:
+                        assert value >= low, (where, value, low)
+                    if high is not None and value is not None:
+                        assert value <= high, (where, value, high)
+            shape = shape.__origin__
+        else:
+            shape = get_args(shape)[0]
+    origin = get_origin(shape)
+    if origin in (Union, types.UnionType):
+        if value is None:
+            assert type(None) in get_args(shape), (where, "null")
+            return
+        (inner,) = [a for a in get_args(shape) if a is not type(None)]
+        return assert_shape(value, inner, where)
+    if choices is not None:
+        assert value in choices, (where, value, choices)
+    if origin is Literal:
+        assert value in get_args(shape), (where, value, get_args(shape))
+    elif is_typeddict(shape):
+        assert isinstance(value, dict), (where, value)
+        hints = get_type_hints(shape, include_extras=True)
+        required = {k for k, h in hints.items()
+                    if k in shape.__required_keys__ and get_origin(h) is not NotRequired}
+        assert required <= set(value), (where, "missing", sorted(required - set(value)))
+        assert set(value) <= set(hints), (where, "unknown", sorted(set(value) - set(hints)))
+        for key, item in value.items():
+            assert_shape(item, hints[key], f"{where}.{key}")
+    elif origin is list:
+        assert isinstance(value, list), (where, value)
+        for i, item in enumerate(value):
+            assert_shape(item, get_args(shape)[0], f"{where}[{i}]")
+    elif origin is dict:
+        assert isinstance(value, dict), (where, value)
+        for key, item in value.items():
+            assert isinstance(key, str), (where, key)
+            assert_shape(item, get_args(shape)[1], f"{where}.{key}")
+    elif shape is Any:
+        pass
+    elif shape is datetime:
+        assert isinstance(value, str) and datetime.fromisoformat(value.replace("Z", "+00:00")), (
+            where, value)
+    elif shape is str:
+        assert isinstance(value, str), (where, value)
+        if is_date:
+            date.fromisoformat(value)
+    elif shape is float:
+        assert type(value) in (int, float), (where, value)
+    else:
+        assert shape in (int, bool), (where, shape)
+        assert type(value) is shape, (where, value, shape)

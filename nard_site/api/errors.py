@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
@@ -23,6 +23,7 @@ from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from nard_site.api.shapes import Doc
 from nard_site.domain import DomainError
 
 logger = logging.getLogger(__name__)
@@ -77,7 +78,18 @@ _MESSAGES = {
 }
 
 
-def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+class ErrorDetail(TypedDict):
+    code: Annotated[str, Doc("snake_case error code, e.g. `illegal_move`.")]
+    message: Annotated[str, Doc("A human sentence.")]
+    details: Annotated[dict[str, Any], Doc("Per-field messages or extra facts.")]
+
+
+class Error(TypedDict):
+    error: ErrorDetail
+
+
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> Error:
+    """The one error shape (:class:`Error`; the schema's ``Error`` component)."""
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
@@ -114,7 +126,7 @@ def is_unavailable(exc: BaseException | None) -> bool:
     return exc is not None and isinstance(exc, UNREACHABLE)
 
 
-def _unavailable_body() -> dict[str, Any]:
+def _unavailable_body() -> Error:
     return error_body("service_unavailable", "The service is briefly unavailable; retry shortly.",
                       {"retry_after": RETRY_AFTER_SECONDS})
 

@@ -5,18 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
-from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
+from nard_site.api.errors import Error
+from nard_site.api.shapes import schema_serializer
 
-class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="snake_case error code, e.g. `illegal_move`.")
-    message = serializers.CharField(help_text="A human sentence.")
-    details = serializers.DictField(help_text="Per-field messages or extra facts.")
-
-
-class ErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
+ErrorSerializer = schema_serializer(Error)
+"""Documents the one error shape (built from :class:`nard_site.api.errors.Error`)."""
 
 
 _DESCRIPTIONS = {

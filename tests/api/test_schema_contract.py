@@ -7,7 +7,8 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from tests.support import API, assert_error
+from games import shapes
+from tests.support import API, assert_error, assert_shape
 
 pytestmark = pytest.mark.django_db
 
@@ -116,6 +117,8 @@ def test_roll_answer_fields_are_documented(alice, bob, scripted_dice, schema):
     answers = [alice.ok(match_id, "roll"), bob.ok(match_id, "roll"), alice.ok(match_id, "roll")]
     for answer in answers:
         assert set(answer) <= documented, set(answer) - documented
+        assert_shape(answer, shapes.RollResult)  # and each value, all the way down
+    assert ("die" in answers[0], "dice" in answers[2]) == (True, True)
 
 
 @pytest.mark.parametrize("path, query", [
