@@ -4,6 +4,8 @@
 - a player: ``Seat`` (the ``seat``/``alice``/``bob`` fixtures in tests/conftest.py make them);
 - the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``games.dice.planned``;
 - a match under way: ``start_match``; a position: ``set_board``;
+- the production ASGI server in a subprocess: ``AsgiServer`` on a database that
+  ``prepare_database`` migrated, with accounts and their tokens; ``call`` over HTTP;
 - what the server answered: ``steps_of``, ``events``, ``event_types`` and the shape checks
   ``check_match``/``check_state``/``check_board``/``check_step`` (API.md, to the letter),
   and ``assert_shape(body, shapes.Match)``: a JSON answer against its typed shape, whole.
@@ -13,9 +15,18 @@ Django is imported here at module level: tests/engine never imports this module.
 
 from __future__ import annotations
 
+import http.client
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from datetime import date, datetime
+from pathlib import Path
 from typing import (
     Annotated,
     Any,
@@ -35,6 +46,7 @@ from games.engine import BLACK, WHITE
 from games.models import Event, Game, GamePhase, Match
 from nard_site.api.shapes import Doc
 
+ROOT = Path(__file__).resolve().parents[1]
 API = "/api/v1"
 MATCHES = f"{API}/matches/"
 ANALYSIS = f"{API}/analysis/legal-plays/"
@@ -145,6 +157,122 @@ def set_board(match_id: int, points: dict[int, int], *, perspective: str = "whit
         game.turn = turn
     game.save()
     return game
+
+
+# --- the production ASGI server in a subprocess --------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_env(database: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server of this tree on a SQLite file: ``DEBUG``, no Redis."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "DEBUG": "1",
+           "REDIS_URL": "", "LOG_LEVEL": "WARNING", **extra}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    return env
+
+
+def prepare_database(env: Mapping[str, str], users: Mapping[str, str | None]
+                     ) -> dict[str, str]:
+    """Migrate the database ``env`` names, make its cache table and the accounts
+    ``users`` (name → password; ``None``: no usable one), in one start of Django:
+    each account's API token by name."""
+    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", (
+        "from django.core.management import call_command\n"
+        "call_command('migrate', verbosity=0)\ncall_command('createcachetable')\n"
+        "from accounts.models import User\nfrom accounts.services import token_obtain\n"
+        f"for name, password in {dict(users)!r}.items():\n"
+        "    user = User.objects.create_user(name, password=password)\n"
+        "    print('TOKEN', name, token_obtain(user=user).key)\n")],
+        cwd=ROOT, env=dict(env), check=True, capture_output=True, text=True).stdout
+    tokens = {line.split()[1]: line.split()[2] for line in out.splitlines()
+              if line.startswith("TOKEN ")}
+    assert set(tokens) == set(users), out
+    return tokens
+
+
+class Answer:
+    """One HTTP answer: ``status``, ``headers`` (lower-case names), ``raw``, and ``json``
+    when it is JSON; ``status, body = answer`` unpacks like a pair."""
+
+    def __init__(self, status: int, headers: dict[str, str], raw: bytes) -> None:
+        self.status, self.headers, self.raw = status, headers, raw
+        self.json: Any = None
+        if headers.get("content-type", "").startswith("application/json") and raw:
+            self.json = json.loads(raw)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.status, self.json))
+
+    def __getitem__(self, index: int) -> Any:
+        return (self.status, self.json)[index]
+
+
+def call(port: int, method: str, path: str, token: str | None = None, body: Any = None,
+         **headers: str) -> Answer:
+    """One request on a fresh connection (so a cut or a killed worker costs one request)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
+    try:
+        sent = {"Content-Type": "application/json", "Accept": "application/json", **headers}
+        if token:
+            sent["Authorization"] = f"Token {token}"
+        conn.request(method, path, json.dumps(body) if body is not None else None, sent)
+        response = conn.getresponse()
+        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
+                      response.read())
+    finally:
+        conn.close()
+
+
+class AsgiServer:
+    """granian serving ``nard_site.asgi`` — the production server — in its own process
+    group on a free port, until :meth:`stop`; started once ``/api/v1/health/`` answers
+    a status ``ready`` takes (within 60 s). ``extra``: more granian options."""
+
+    def __init__(self, env: Mapping[str, str], workers: int = 1, *extra: str,
+                 ready: Callable[[int], bool] = lambda status: status == 200,
+                 log_level: str = "warning") -> None:
+        self.ready = ready
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "granian", "--interface", "asgi",
+             "nard_site.asgi:application", "--host", "127.0.0.1", "--port", str(self.port),
+             "--workers", str(workers), "--log-level", log_level,
+             "--workers-kill-timeout", "2", *extra],
+            cwd=ROOT, env=dict(env), start_new_session=True)
+        deadline = time.monotonic() + 60
+        while not self.up():
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError(f"granian did not come up on port {self.port}")
+            time.sleep(0.1)
+
+    def up(self) -> bool:
+        try:
+            return self.ready(call(self.port, "GET", "/api/v1/health/").status)
+        except (OSError, http.client.HTTPException):
+            return False
+
+    def workers(self) -> list[int]:
+        """The worker processes: the main process's children."""
+        pid = self.process.pid
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            return [int(p) for p in children.read().split()]
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=30)
 
 
 # --- what the server answered ---------------------------------------------------------------

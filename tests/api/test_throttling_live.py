@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -15,7 +14,8 @@ from pathlib import Path
 import pytest
 import requests
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import ROOT, free_port
+
 PASSWORD = "long-nardy-2026"
 
 
@@ -34,12 +34,6 @@ def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def server(migrated_db: Path, tmp_path: Path) -> Iterator[Callable[..., str]]:
     """``server(**env)`` starts a server on a copy of the migrated database; its base URL."""
@@ -48,7 +42,7 @@ def server(migrated_db: Path, tmp_path: Path) -> Iterator[Callable[..., str]]:
     def start(**env: str) -> str:
         db = tmp_path / f"db{len(started)}.sqlite3"
         shutil.copy(migrated_db, db)
-        port = _free_port()
+        port = free_port()
         process = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
             cwd=ROOT, env=_env(DATABASE_URL=f"sqlite:///{db}", **env),

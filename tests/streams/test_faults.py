@@ -32,9 +32,8 @@ from urllib.parse import quote
 import pytest
 from django.db import connection
 
-from tests.streams.test_live_server import free_port
+from tests.support import ROOT, Answer, AsgiServer, call, free_port, prepare_database
 
-ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 20.0  # seconds any one condition may take (a failure shows as a timeout)
 ON_POSTGRES = connection.vendor == "postgresql"
 needs_postgres = pytest.mark.skipif(
@@ -58,14 +57,7 @@ def production_env(database_url: str, **extra: str) -> dict[str, str]:
 
 def prepare(env: dict[str, str], players: int) -> list[str]:
     """Migrate the server's database and make ``players`` accounts: their tokens."""
-    out = subprocess.run([sys.executable, "manage.py", "shell", "-c", (  # one start-up
-        "from django.core.management import call_command\n"
-        "call_command('migrate', verbosity=0)\ncall_command('createcachetable')\n"
-        "from accounts.models import User\nfrom accounts.services import token_obtain\n"
-        f"for i in range({players}):\n"
-        "    print('TOKEN', token_obtain(user=User.objects.create_user(f'p{i}')).key)\n")],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
-    return [line.split()[1] for line in out.splitlines() if line.startswith("TOKEN")]
+    return list(prepare_database(env, {f"p{i}": None for i in range(players)}).values())
 
 
 def verify_games(env: dict[str, str]) -> str:
@@ -76,37 +68,11 @@ def verify_games(env: dict[str, str]) -> str:
     return done.stdout
 
 
-class Server:
-    def __init__(self, env: dict[str, str], workers: int = 1, *extra: str,
-                 ready: Callable[[int], bool] = lambda status: status == 200) -> None:
-        self.ready = ready
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "granian", "--interface", "asgi",
-             "nard_site.asgi:application", "--host", "127.0.0.1", "--port", str(self.port),
-             "--workers", str(workers), "--log-level", "error", "--workers-kill-timeout", "2",
-             *extra], cwd=ROOT, env=env, start_new_session=True)
-        until(lambda: self.up(), "the server answers /api/v1/health/", 60)
-
-    def up(self) -> bool:
-        try:
-            return self.ready(call(self.port, "GET", "/api/v1/health/").status)
-        except (OSError, http.client.HTTPException):
-            return False
-
-    def workers(self) -> list[int]:
-        """The worker processes: the main process's children."""
-        pid = self.process.pid
-        with open(f"/proc/{pid}/task/{pid}/children") as children:
-            return [int(p) for p in children.read().split()]
-
-    def stop(self) -> None:
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=30)
+def production_server(env: dict[str, str], workers: int = 1, *extra: str,
+                      ready: Callable[[int], bool] = lambda status: status == 200
+                      ) -> AsgiServer:
+    """granian as production runs it, logging errors only."""
+    return AsgiServer(env, workers, *extra, ready=ready, log_level="error")
 
 
 def until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
@@ -118,36 +84,6 @@ def until(condition: Callable[[], Any], what: str, timeout: float = DEADLINE) ->
         if time.monotonic() > end:
             raise AssertionError(f"not within {timeout:.0f} s: {what}")
         time.sleep(0.02)
-
-
-class Answer:
-    def __init__(self, status: int, headers: dict[str, str], raw: bytes) -> None:
-        self.status, self.headers, self.raw = status, headers, raw
-        self.json: Any = None
-        if headers.get("content-type", "").startswith("application/json") and raw:
-            self.json = json.loads(raw)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter((self.status, self.json))
-
-    def __getitem__(self, index: int) -> Any:
-        return (self.status, self.json)[index]
-
-
-def call(port: int, method: str, path: str, token: str | None = None, body: Any = None,
-         **headers: str) -> Answer:
-    """One request on a fresh connection (so a cut or a killed worker costs one request)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-    try:
-        sent = {"Content-Type": "application/json", "Accept": "application/json", **headers}
-        if token:
-            sent["Authorization"] = f"Token {token}"
-        conn.request(method, path, json.dumps(body) if body is not None else None, sent)
-        response = conn.getresponse()
-        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()},
-                      response.read())
-    finally:
-        conn.close()
 
 
 def assert_unavailable(answer: Answer) -> None:
@@ -329,7 +265,7 @@ def test_postgres_out_of_reach_503_then_everything_works_again(
     name = url.rsplit("/", 1)[1]
     env = production_env(url)
     white, watcher_token = prepare(env, 2)
-    server = Server(env)
+    server = production_server(env)
     player = watcher = None
     try:
         port = server.port
@@ -407,7 +343,8 @@ def test_a_killed_worker_loses_no_move_answered_200(database_url: str) -> None:
     env = production_env(database_url)
     tokens = prepare(env, 6)
     # As in production, a worker that dies is replaced (README.md's command).
-    server = Server(env, 2, "--respawn-failed-workers", "--respawn-interval", "0.5")
+    server = production_server(env, 2, "--respawn-failed-workers",
+                               "--respawn-interval", "0.5")
     players = [Player(server.port, token) for token in tokens]
     try:
         workers = until(lambda: len(server.workers()) == 2 and server.workers(),
@@ -443,7 +380,7 @@ def test_redis_away_the_rest_api_keeps_working_on_a_live_server(tmp_path: Path) 
     env = production_env(f"sqlite:///{tmp_path / 'redis.sqlite3'}",
                          REDIS_URL=f"redis://127.0.0.1:{free_port()}/0")  # nothing there
     (token,) = prepare(env, 1)
-    server = Server(env, ready=lambda status: True)  # up, whatever health says
+    server = production_server(env, ready=lambda status: True)  # up, whatever health says
     try:
         status, match = call(server.port, "POST", "/api/v1/matches/", token,
                              {"length": 1, "hotseat": True})

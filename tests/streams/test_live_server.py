@@ -5,12 +5,8 @@ across two worker processes through Redis."""
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import queue
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -20,69 +16,24 @@ from typing import Any
 import pytest
 
 from tests.streams.test_redis_fanout import REDIS, redis_up
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.support import AsgiServer, call, prepare_database, server_env
 
 
 @pytest.fixture(params=["in process", "redis, 2 workers"])
 def server(request: Any, tmp_path: Path) -> Iterator[dict[str, Any]]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'live.sqlite3'}",
-           "DEBUG": "1", "REDIS_URL": "", "LOG_LEVEL": "WARNING",
-           "STREAM_REDIS_CHANNEL": f"nard_site:e2e:{os.getpid()}"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    workers = "1"
+    env = server_env(tmp_path / "live.sqlite3",
+                     STREAM_REDIS_CHANNEL=f"nard_site:e2e:{os.getpid()}")
+    workers = 1
     if request.param.startswith("redis"):
         if not redis_up():
             pytest.skip("Redis is not running at 127.0.0.1:6379")
-        env["REDIS_URL"], workers = REDIS, "2"
-    manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([*manage, "createcachetable"], cwd=ROOT, env=env, check=True)
-    out = subprocess.run([*manage, "shell", "-c", (
-        "from accounts.models import User\nfrom accounts.services import token_obtain\n"
-        "for name in ('white', 'black'):\n"
-        "    print('TOKEN', token_obtain(user=User.objects.create_user(name)).key)\n")],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
-    tokens = [line.split()[1] for line in out.splitlines() if line.startswith("TOKEN")]
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "granian", "--interface", "asgi", "nard_site.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port), "--workers", workers,
-         "--log-level", "warning", "--workers-kill-timeout", "2"],
-        cwd=ROOT, env=env, start_new_session=True)
+        env["REDIS_URL"], workers = REDIS, 2
+    tokens = prepare_database(env, {"white": None, "black": None})
+    server = AsgiServer(env, workers)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if call(port, "GET", "/api/v1/health/")[0] == 200:
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield {"port": port, "white": tokens[0], "black": tokens[1]}
+        yield {"port": server.port, **tokens}
     finally:
-        os.killpg(process.pid, 15)
-        process.wait(timeout=30)
-
-
-def call(port: int, method: str, path: str, token: str | None = None,
-         body: Any = None) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Token {token}"
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
-    response = conn.getresponse()
-    data = response.read()
-    conn.close()
-    return response.status, json.loads(data) if data else None
+        server.stop()
 
 
 def read_stream(port: int, path: str, token: str | None, found: queue.Queue[Any]) -> None:

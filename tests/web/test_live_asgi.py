@@ -1,5 +1,5 @@
 """Two browsers on one online match against the production ASGI server (granian,
-``nard_site.asgi`` in a subprocess, as tests/streams/test_live_server.py starts it), so
+``nard_site.asgi`` in a subprocess: tests.support.AsgiServer, as tests/streams uses), so
 the page follows the match *stream* rather than pytest's WSGI live_server and its
 polling fallback: B's board shows A's step within 1 s, without a reload (issue 16).
 
@@ -9,17 +9,13 @@ watched through the page."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.streams.test_live_server import ROOT, call, free_port
+from tests.support import AsgiServer, call, prepare_database, server_env
 from tests.web.conftest import CHROMIUM_ARGS, PASSWORD
 from tests.web.test_browser import login
 
@@ -31,41 +27,13 @@ SIDES = {"white": "alice", "black": "bob"}  # alice invites bob, playing white
 @pytest.fixture
 def asgi_server(tmp_path: Path) -> Iterator[dict[str, Any]]:
     """granian on a fresh SQLite file: the URL, and each user's API token."""
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'web.sqlite3'}",
-           "DEBUG": "1", "REDIS_URL": "", "LOG_LEVEL": "WARNING"}
-    env.pop("DJANGO_SETTINGS_MODULE", None)
-    manage = [sys.executable, "manage.py"]
-    subprocess.run([*manage, "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([*manage, "createcachetable"], cwd=ROOT, env=env, check=True)
-    out = subprocess.run([*manage, "shell", "-c", (
-        "from accounts.models import User\nfrom accounts.services import token_obtain\n"
-        f"for name in {NAMES!r}:\n"
-        f"    user = User.objects.create_user(name, password={PASSWORD!r})\n"
-        "    print('TOKEN', name, token_obtain(user=user).key)\n")],
-        cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
-    tokens = {line.split()[1]: line.split()[2] for line in out.splitlines()
-              if line.startswith("TOKEN ")}
-    assert set(tokens) == set(NAMES), out
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "granian", "--interface", "asgi", "nard_site.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-         "--log-level", "warning", "--workers-kill-timeout", "2"],
-        cwd=ROOT, env=env, start_new_session=True)
+    env = server_env(tmp_path / "web.sqlite3")
+    tokens = prepare_database(env, dict.fromkeys(NAMES, PASSWORD))
+    server = AsgiServer(env)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if call(port, "GET", "/api/v1/health/")[0] == 200:
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-        yield {"port": port, "url": f"http://127.0.0.1:{port}", "tokens": tokens}
+        yield {"port": server.port, "url": server.url, "tokens": tokens}
     finally:
-        os.killpg(process.pid, 15)
-        process.wait(timeout=30)
+        server.stop()
 
 
 def api(server: dict[str, Any], method: str, path: str, name: str,
