@@ -22,7 +22,7 @@ from typing import Final
 
 from django.utils.html import escape
 
-from games.engine import BLACK, WHITE, BoardPosition
+from games.engine import BLACK, WHITE, BoardPosition, Side
 
 POINT_W: Final = 40
 BAR_W: Final = 24
@@ -69,26 +69,33 @@ def _point(point: int, count: int) -> list[str]:
         n = abs(count)
         parts.append(f'<g class="stack" data-point="{point}" data-color="{_NAME[side]}" '
                      f'data-count="{n}"><title>{n} {_NAME[side]} on point {point}</title>')
-        cx = x + POINT_W / 2
-        for i in range(min(n, SHOWN)):
-            offset = RADIUS + i * (2 * RADIUS - 2)
-            cy = y_edge + offset if top else y_edge - offset
-            parts.append(f'<circle class="checker {_NAME[side]}" cx="{cx}" cy="{cy}" '
-                         f'r="{RADIUS - 1}" fill="{_FILL[side]}" stroke="{_STROKE[side]}" '
-                         'stroke-width="2"/>')
-        if n > SHOWN:
-            offset = RADIUS + (SHOWN - 1) * (2 * RADIUS - 2)
-            cy = y_edge + offset if top else y_edge - offset
-            parts.append(f'<text class="stack-count" x="{cx}" y="{cy + 5}" '
-                         f'text-anchor="middle" font-size="14" font-weight="bold" '
-                         f'fill="{_INK[side]}">{n}</text>')
+        parts += _stack(side, n, x + POINT_W / 2, y_edge, top, RADIUS - 1, SHOWN - 1, 14)
         parts.append("</g>")
+    return parts
+
+
+def _stack(side: Side, n: int, cx: float, y_edge: float, top: bool, r: float,
+           count_on: int, font_size: int) -> list[str]:
+    """``n`` checkers of ``side`` (at most ``SHOWN`` drawn) stacked from ``y_edge``: down
+    from the top edge, up from the bottom; ``n`` written on checker ``count_on`` when
+    more stand than up to it."""
+    def cy(i: int) -> float:
+        offset = RADIUS + i * (2 * RADIUS - 2)
+        return y_edge + offset if top else y_edge - offset
+
+    parts = [f'<circle class="checker {_NAME[side]}" cx="{cx}" cy="{cy(i)}" r="{r}" '
+             f'fill="{_FILL[side]}" stroke="{_STROKE[side]}" stroke-width="2"/>'
+             for i in range(min(n, SHOWN))]
+    if n > count_on + 1:
+        parts.append(f'<text class="stack-count" x="{cx}" y="{cy(count_on) + 5}" '
+                     f'text-anchor="middle" font-size="{font_size}" font-weight="bold" '
+                     f'fill="{_INK[side]}">{n}</text>')
     return parts
 
 
 def _bar(bar: dict[int, int]) -> list[str]:
     """Checkers on the bar: White's down from the top edge, Black's up from the bottom."""
-    parts = []
+    parts: list[str] = []
     cx = MARGIN + 6 * POINT_W + BAR_W / 2
     for side, n in bar.items():
         if not n:
@@ -97,17 +104,7 @@ def _bar(bar: dict[int, int]) -> list[str]:
         y_edge = MARGIN if top else MARGIN + 2 * ROW_H + GAP_H
         parts.append(f'<g class="bar-stack" data-color="{_NAME[side]}" data-count="{n}">'
                      f"<title>{n} {_NAME[side]} on the bar</title>")
-        for i in range(min(n, SHOWN)):
-            offset = RADIUS + i * (2 * RADIUS - 2)
-            cy = y_edge + offset if top else y_edge - offset
-            parts.append(f'<circle class="checker {_NAME[side]}" cx="{cx}" cy="{cy}" '
-                         f'r="{BAR_W / 2 - 1}" fill="{_FILL[side]}" stroke="{_STROKE[side]}" '
-                         'stroke-width="2"/>')
-        if n > 1:
-            cy = y_edge + RADIUS if top else y_edge - RADIUS
-            parts.append(f'<text class="stack-count" x="{cx}" y="{cy + 5}" '
-                         f'text-anchor="middle" font-size="13" font-weight="bold" '
-                         f'fill="{_INK[side]}">{n}</text>')
+        parts += _stack(side, n, cx, y_edge, top, BAR_W / 2 - 1, 0, 13)
         parts.append("</g>")
     return parts
 

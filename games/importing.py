@@ -84,24 +84,27 @@ def _header_rules(record: MatchRecord) -> str:
     return text
 
 
+def _header_choice(record: MatchRecord, name: str, known: list[str], default: str
+                   ) -> tuple[int | None, str]:
+    """Header ``name``'s line and value (case-insensitive), one of ``known``; no line
+    and ``default`` when absent."""
+    found = record.header(name)
+    if found is None:
+        return None, default
+    line, value = found[0], found[1].lower()
+    if value not in known:
+        raise RecordError(line, f"no {name} {found[1]!r} (known: {', '.join(known)})")
+    return line, value
+
+
 def _header_stakes(record: MatchRecord) -> tuple[str, str]:
     """``Stakes:`` and ``Progression:`` (S1-S7); none and geometric when absent."""
-    stakes: str = Stakes.NONE
-    progression: str = Progression.GEOMETRIC
-    found = record.header("stakes")
-    if found is not None:
-        line, stakes = found[0], found[1].lower()
-        if stakes not in Stakes.values:
-            raise RecordError(line, f"no stakes {found[1]!r} (known: "
-                                    f"{', '.join(Stakes.values)})")
-    found = record.header("progression")
-    if found is not None:
-        line, progression = found[0], found[1].lower()
-        if progression not in Progression.values:
-            raise RecordError(line, f"no progression {found[1]!r} (known: "
-                                    f"{', '.join(Progression.values)})")
-        if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
-            raise RecordError(line, "the arithmetic progression is for dave only (S4)")
+    _, stakes = _header_choice(record, "stakes", Stakes.values, Stakes.NONE)
+    line, progression = _header_choice(record, "progression", Progression.values,
+                                       Progression.GEOMETRIC)
+    if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+        assert line is not None  # arithmetic is never the default
+        raise RecordError(line, "the arithmetic progression is for dave only (S4)")
     return stakes, progression
 
 

@@ -379,31 +379,31 @@ def _stake_game(match_id: int, user: User, expected_version: int | None) -> tupl
     return change, game, _side_to_act(game, sides)
 
 
+def _stake_action(transition: Callable[[Change, Game, Side], object], match_id: int,
+                  user: User, expected_version: int | None) -> Match:
+    """An offer or an answer: the guards of :func:`_stake_game`, then ``transition``."""
+    with transaction.atomic():
+        change, game, side = _stake_game(match_id, user, expected_version)
+        transition(change, game, side)
+        return change.commit()
+
+
 @_clock_enforced
 def match_offer(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """Before rolling, the side to roll offers the next stake (S2-S5, S7)."""
-    with transaction.atomic():
-        change, game, side = _stake_game(match_id, user, expected_version)
-        transitions.offer(change, game, side)
-        return change.commit()
+    return _stake_action(transitions.offer, match_id, user, expected_version)
 
 
 @_clock_enforced
 def match_accept(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """The side in ``turn`` accepts the waiting offer; the offerer then rolls (S4)."""
-    with transaction.atomic():
-        change, game, side = _stake_game(match_id, user, expected_version)
-        transitions.accept(change, game, side)
-        return change.commit()
+    return _stake_action(transitions.accept, match_id, user, expected_version)
 
 
 @_clock_enforced
 def match_refuse(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
     """The side in ``turn`` refuses the waiting offer and loses the game (S4)."""
-    with transaction.atomic():
-        change, game, side = _stake_game(match_id, user, expected_version)
-        transitions.refuse(change, game, side)
-        return change.commit()
+    return _stake_action(transitions.refuse, match_id, user, expected_version)
 
 
 @_clock_enforced

@@ -52,6 +52,19 @@ def _fresh_cache() -> None:
 
 
 @pytest.fixture
+def chromium() -> str:
+    """The path of Debian's chromium (tests.support.CHROMIUM) for Playwright."""
+    import os
+
+    from tests.support import CHROMIUM
+
+    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); CI installs it")
+    assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: .ci/run installs it"
+    return CHROMIUM
+
+
+@pytest.fixture
 def api() -> APIClient:
     from rest_framework.test import APIClient
 

@@ -27,26 +27,21 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
-from typing import (
-    Annotated,
-    Any,
-    Literal,
-    NotRequired,
-    Required,
-    Union,
-    get_args,
-    get_origin,
-    get_type_hints,
-    is_typeddict,
-)
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 from rest_framework.test import APIClient
 
 from games.engine import BLACK, WHITE
 from games.models import Event, Game, GamePhase, Match
-from nard_site.api.shapes import Doc
+from nard_site.api.shapes import is_optional, unwrap
 
 ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's chromium, driven by Playwright (never a downloaded browser): the ``chromium``
+fixture (tests/conftest.py) skips without it, except in CI, which installs it."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
 API = "/api/v1"
 MATCHES = f"{API}/matches/"
 ANALYSIS = f"{API}/analysis/legal-plays/"
@@ -356,41 +351,29 @@ def check_match(match: Any) -> None:
 def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
     """``value`` (decoded JSON) is exactly what ``shape`` (a type of games.shapes) says,
     all the way down: every required key and no unknown one, each value of its type
-    (``int`` not ``bool``, a date-time as an ISO string), in its choices. ``where``
-    names the place in a failure (``$.state.board.off.mine``)."""
-    choices: tuple[Any, ...] | None = None
-    is_date = False
-    while get_origin(shape) in (Annotated, Required, NotRequired):
-        if get_origin(shape) is Annotated:
-            for meta in shape.__metadata__:
-                if isinstance(meta, Doc):
-                    if "choices" in meta.options:
-                        choices = tuple(meta.options["choices"])
-                    is_date = is_date or bool(meta.options.get("date"))
-                    low, high = meta.options.get("min_value"), meta.options.get("max_value")
-                    if low is not None and value is not None:
-                        assert value >= low, (where, value, low)
-                    if high is not None and value is not None:
-                        assert value <= high, (where, value, high)
-            shape = shape.__origin__
-        else:
-            shape = get_args(shape)[0]
-    origin = get_origin(shape)
-    if origin in (Union, types.UnionType):
+    (``int`` not ``bool``, a date-time as an ISO string), in its choices and bounds.
+    ``where`` names the place in a failure (``$.state.board.off.mine``)."""
+    shape, options = unwrap(shape)  # the schema's reading of Annotated[..., Doc(...)]
+    if get_origin(shape) in (Union, types.UnionType):
         if value is None:
             assert type(None) in get_args(shape), (where, "null")
             return
         (inner,) = [a for a in get_args(shape) if a is not type(None)]
-        return assert_shape(value, inner, where)
-    if choices is not None:
-        assert value in choices, (where, value, choices)
+        shape, inner_options = unwrap(inner)
+        options = {**inner_options, **options}
+    if "choices" in options:
+        assert value in options["choices"], (where, value, options["choices"])
+    if options.get("min_value") is not None:
+        assert value >= options["min_value"], (where, value)
+    if options.get("max_value") is not None:
+        assert value <= options["max_value"], (where, value)
+    origin = get_origin(shape)
     if origin is Literal:
         assert value in get_args(shape), (where, value, get_args(shape))
     elif is_typeddict(shape):
         assert isinstance(value, dict), (where, value)
         hints = get_type_hints(shape, include_extras=True)
-        required = {k for k, h in hints.items()
-                    if k in shape.__required_keys__ and get_origin(h) is not NotRequired}
+        required = {k for k, h in hints.items() if not is_optional(shape, k, h)}
         assert required <= set(value), (where, "missing", sorted(required - set(value)))
         assert set(value) <= set(hints), (where, "unknown", sorted(set(value) - set(hints)))
         for key, item in value.items():
@@ -411,7 +394,7 @@ def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
             where, value)
     elif shape is str:
         assert isinstance(value, str), (where, value)
-        if is_date:
+        if options.get("date"):
             date.fromisoformat(value)
     elif shape is float:
         assert type(value) in (int, float), (where, value)

@@ -76,7 +76,7 @@ _SCALARS: dict[Any, type[serializers.Field]] = {
 }
 
 
-def _unwrap(hint: Any) -> tuple[Any, dict[str, Any]]:
+def unwrap(hint: Any) -> tuple[Any, dict[str, Any]]:
     """``hint`` without ``Annotated``/``Required``/``NotRequired``, and the options of its
     ``Doc`` metadata (``help`` as ``help_text``)."""
     options: dict[str, Any] = {}
@@ -95,8 +95,9 @@ def _unwrap(hint: Any) -> tuple[Any, dict[str, Any]]:
             return hint, options
 
 
-def _optional(shape: Any, key: str, hint: Any) -> bool:
-    """Whether ``shape`` may leave ``key`` out. Python 3.11 misses a ``NotRequired`` in a
+def is_optional(shape: Any, key: str, hint: Any) -> bool:
+    """Whether ``shape`` may leave ``key`` (of type ``hint``, as ``get_type_hints(shape,
+    include_extras=True)`` gives it) out. Python 3.11 misses a ``NotRequired`` in a
     module with ``from __future__ import annotations`` (its annotations are strings),
     which the resolved ``hint`` still shows."""
     return key in shape.__optional_keys__ or get_origin(hint) is NotRequired
@@ -118,7 +119,7 @@ def schema_serializer(shape: Any) -> type[serializers.Serializer]:
     if built is None:
         hints = get_type_hints(shape, include_extras=True)
         attrs: dict[str, Any] = {
-            key: schema_field(hint, required=not _optional(shape, key, hint))
+            key: schema_field(hint, required=not is_optional(shape, key, hint))
             for key, hint in hints.items()}
         attrs["__doc__"] = shape.__dict__.get("__doc__")
         attrs["__module__"] = shape.__module__
@@ -130,7 +131,7 @@ def schema_serializer(shape: Any) -> type[serializers.Serializer]:
 
 def schema_field(hint: Any, *, required: bool = True) -> serializers.Field:
     """The field documenting a value of type ``hint``."""
-    hint, options = _unwrap(hint)
+    hint, options = unwrap(hint)
     if not required:
         options["required"] = False
     return _field(hint, options)
@@ -142,7 +143,7 @@ def _field(hint: Any, options: dict[str, Any]) -> serializers.Field:
         args = [a for a in get_args(hint) if a is not type(None)]
         if len(args) != 1:
             raise TypeError(f"only X | None unions have a field, not {hint!r}")
-        inner, inner_options = _unwrap(args[0])
+        inner, inner_options = unwrap(args[0])
         return _field(inner, {**inner_options, **options, "allow_null": True})
     listed = options.pop("choices", None)
     choices = get_args(hint) if origin is Literal else listed
@@ -152,8 +153,8 @@ def _field(hint: Any, options: dict[str, Any]) -> serializers.Field:
         return schema_serializer(hint)(**options)
     if origin is list:
         (item,) = get_args(hint)
-        if is_typeddict(_unwrap(item)[0]):
-            return schema_serializer(_unwrap(item)[0])(many=True, **options)
+        if is_typeddict(unwrap(item)[0]):
+            return schema_serializer(unwrap(item)[0])(many=True, **options)
         return serializers.ListField(child=schema_field(item), **options)
     if origin is dict:
         key, value = get_args(hint)

@@ -7,7 +7,6 @@ skipped when chromium is missing; in CI (``CI`` set) it runs and fails without i
 
 from __future__ import annotations
 
-import os
 import re
 from io import StringIO
 from pathlib import Path
@@ -19,18 +18,7 @@ from django.core.management import call_command
 from accounts.management.commands.seed_demo import DEMO_ACCOUNTS
 from games.management.commands.seed_demo_match import demo_match
 from games.selectors import steps_text
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture
-def chromium() -> str:
-    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); CI installs it")
-    assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: .ci/run installs it"
-    return CHROMIUM
+from tests.support import CHROMIUM_ARGS
 
 
 @pytest.mark.django_db(transaction=True)

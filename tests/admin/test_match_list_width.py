@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 
 from tests.admin.conftest import resigned_match
-from tests.admin.test_browser import CHROMIUM_ARGS, chromium  # noqa: F401  (fixture)
+from tests.support import CHROMIUM_ARGS
 
 
 @pytest.mark.django_db(transaction=True)
 def test_every_column_of_the_match_list_fits_1400_px(
-        chromium: str, live_server: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
+        chromium: str, live_server: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 

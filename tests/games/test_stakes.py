@@ -414,12 +414,18 @@ def test_stakes_are_fixed_at_creation_and_kept_by_a_rematch(alice, bob, scripted
     assert (rematch["stakes"], rematch["progression"]) == ("dave", "arithmetic")
 
 
-@pytest.mark.parametrize("action", ["offer", "accept", "refuse"])
-def test_a_stale_expected_version_changes_nothing(alice, bob, scripted_dice, action):
-    match_id = stake_match(alice, bob, scripted_dice)
+def ready_for(action: str, alice: Seat, bob: Seat, script: Any) -> tuple[int, Seat]:
+    """A cube match where ``action`` (offer, accept, refuse) comes next: its id and the
+    seat that takes it (White offers, Black answers)."""
+    match_id = stake_match(alice, bob, script)
     if action != "offer":
         alice.ok(match_id, "offer")
-    seat = alice if action == "offer" else bob
+    return match_id, alice if action == "offer" else bob
+
+
+@pytest.mark.parametrize("action", ["offer", "accept", "refuse"])
+def test_a_stale_expected_version_changes_nothing(alice, bob, scripted_dice, action):
+    match_id, seat = ready_for(action, alice, bob, scripted_dice)
     before = alice.get(match_id)
     error = assert_error(seat.post(match_id, action, {"expected_version": before["version"] - 1}),
                          409, "version_conflict")
@@ -432,10 +438,7 @@ def test_a_stale_expected_version_changes_nothing(alice, bob, scripted_dice, act
 
 @pytest.mark.parametrize("action", ["offer", "accept", "refuse"])
 def test_an_idempotency_key_replays_the_answer(alice, bob, scripted_dice, action):
-    match_id = stake_match(alice, bob, scripted_dice)
-    if action != "offer":
-        alice.ok(match_id, "offer")
-    seat = alice if action == "offer" else bob
+    match_id, seat = ready_for(action, alice, bob, scripted_dice)
     url = seat.url(match_id, action)
     first = seat.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     again = seat.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k-1")

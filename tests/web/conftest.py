@@ -1,5 +1,6 @@
 """Fixtures for the play page's browser tests: Debian's chromium through Playwright
-(never a downloaded browser), seeded server dice, and a logged-in page per player."""
+(the ``chromium`` fixture, tests/conftest.py), seeded server dice, and a logged-in page
+per player."""
 
 from __future__ import annotations
 
@@ -12,21 +13,10 @@ from typing import Any
 import pytest
 
 from games import dice
+from tests.support import CHROMIUM_ARGS
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
 SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "")) if os.environ.get("WEB_SCREENSHOTS") else None
 PASSWORD = "web-nardy-2026"
-
-
-@pytest.fixture
-def chromium() -> str:
-    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); CI installs it")
-    assert os.path.exists(CHROMIUM), f"{CHROMIUM} is missing: .ci/run installs it"
-    return CHROMIUM
 
 
 @pytest.fixture

@@ -44,6 +44,17 @@ def match_id_of(page: Any) -> int:
     return int(page.url.rsplit("/", 1)[1])
 
 
+def create(page: Any, **fields: str) -> int:
+    """Fill the lobby's form (select ids: create-<name>) and create the match."""
+    for name, value in fields.items():
+        if name == "opponent":
+            page.fill("#create-opponent", value)
+        else:
+            page.select_option(f"#create-{name}", value)
+    page.click("#create-submit")
+    return match_id_of(page)
+
+
 def settle(page: Any, match_id: int, hotseat: bool = False) -> dict[str, Any]:
     """Wait until the page shows the match as the API has it now; return that match
     (in the numbering the page shows: the side to move's in hotseat)."""
@@ -188,10 +199,7 @@ def test_a_hotseat_long_nardy_game_through_the_page(
     assert "hotseater" in page.inner_text("#who")
     shot(page, "lobby")
 
-    page.select_option("#create-mode", "hotseat")
-    page.select_option("#create-length", "1")
-    page.click("#create-submit")
-    match_id = match_id_of(page)
+    match_id = create(page, mode="hotseat", length="1")
     settle(page, match_id, hotseat=True)
     assert page.locator("#head-counter").is_hidden()
 

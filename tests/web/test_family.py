@@ -22,6 +22,7 @@ from tests.support import set_board
 from tests.web.conftest import PASSWORD, shot
 from tests.web.test_browser import (
     api_get,
+    create,
     key,
     keys_shown,
     login,
@@ -33,17 +34,6 @@ from tests.web.test_browser import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 IMMEDIATE = "django_tasks.backends.immediate.ImmediateBackend"
-
-
-def create(page: Any, **fields: str) -> int:
-    """Fill the lobby's form (select ids: create-<name>) and create the match."""
-    for name, value in fields.items():
-        if name == "opponent":
-            page.fill("#create-opponent", value)
-        else:
-            page.select_option(f"#create-{name}", value)
-    page.click("#create-submit")
-    return match_id_of(page)
 
 
 def play_step(page: Any, match_id: int, step: dict[str, int], hotseat: bool = True,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import PASSWORD
-from tests.web.test_browser import login, match_id_of, play_turn, press, settle
+from tests.web.test_browser import create, login, play_turn, press, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,10 +26,7 @@ def test_a_whole_hotseat_long_nardy_game_to_its_end(
     make_user("wholegame", password=PASSWORD)
     page = open_page()
     login(page, "wholegame")
-    page.select_option("#create-mode", "hotseat")
-    page.select_option("#create-length", "1")
-    page.click("#create-submit")
-    match_id = match_id_of(page)
+    match_id = create(page, mode="hotseat", length="1")
     settle(page, match_id, hotseat=True)
 
     scripted_dice(5, 2, *[5] * 200)   # the roll-off: White starts; then 5-5 every roll

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.support import AsgiServer, call, prepare_database, server_env
-from tests.web.conftest import CHROMIUM_ARGS, PASSWORD
+from tests.support import CHROMIUM_ARGS, AsgiServer, call, prepare_database, server_env
+from tests.web.conftest import PASSWORD
 from tests.web.test_browser import login
 
 SEEN_WITHIN = 1000  # ms (issue 16)
