@@ -24,8 +24,8 @@ from django.utils.safestring import mark_safe
 from accounts.models import User
 from games import services
 from games.board_svg import board_svg
-from games.engine import EngineError
-from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, side_of
+from games.engine import BLACK, WHITE, EngineError, other
+from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, color_of, side_of
 from games.selectors import steps_text
 from nard_site.domain import DomainError
 
@@ -226,7 +226,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     def winner_name(self, match: Match) -> str:
         if not match.winner:
             return "–"
-        player = match.white if match.winner == "white" else match.black
+        player = match.player(side_of(match.winner))
         return f"{player} ({match.winner})"
 
     @admin.display(description="games", ordering="games_count")
@@ -358,7 +358,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         })
     rows += [_offer_row(offer) for offer in offers]  # after the last turn: refused or waiting
     if game.end_reason in ("claimed", "abandoned"):
-        rows.append({"number": "", "side": "white" if game.winner == "black" else "black",
+        rows.append({"number": "", "side": color_of(other(side_of(game.winner))),
                      "dice": "", "notation": f"{game.get_end_reason_display().lower()} "
                                              "(the clock)", "pass_reason": "",
                      "pass_text": "", "position_after": "", "in_progress": False})
@@ -383,7 +383,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         "board_caption": caption,
         "board_svg": mark_safe(board_svg(position, caption=caption)),  # built from numbers only
         "board_position_id": position.to_id(),
-        "board_off": {"white": position.off_of(0), "black": position.off_of(1)},
+        "board_off": {"white": position.off_of(WHITE), "black": position.off_of(BLACK)},
         "board_selected_turn": selected,
         "board_to_move": _side_to_move(game),
     }

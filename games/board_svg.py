@@ -22,7 +22,7 @@ from typing import Final
 
 from django.utils.html import escape
 
-from games.engine import BLACK, WHITE, BoardPosition, Side
+from games.engine import BLACK, SIDE_NAMES, WHITE, BoardPosition, Side
 
 POINT_W: Final = 40
 BAR_W: Final = 24
@@ -40,7 +40,7 @@ HEIGHT: Final = MARGIN + 2 * ROW_H + GAP_H + MARGIN
 _FILL = {WHITE: "#f7f1e3", BLACK: "#2b2b2b"}
 _STROKE = {WHITE: "#6b5b3e", BLACK: "#000000"}
 _INK = {WHITE: "#2b2b2b", BLACK: "#f7f1e3"}
-_NAME = {WHITE: "white", BLACK: "black"}
+_NAME = SIDE_NAMES  # by side
 
 
 def _column_x(point: int) -> float:

@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import clocks, opponents, shapes, store, transitions
 from games import dice as dice_source
-from games.engine import BLACK, RULESETS, WHITE, Side, Turn, other
+from games.engine import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
 from games.exceptions import (
     InvalidRequest,
     NotFound,
@@ -36,6 +36,7 @@ from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
+    Color,
     Game,
     GamePhase,
     Match,
@@ -167,7 +168,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
     if length not in MATCH_LENGTHS:
         raise InvalidRequest("A match is 1, 3, 5 or 7 points.",
                              details={"length": ["Must be one of 1, 3, 5, 7."]})
-    if color not in ("white", "black", "random"):
+    if color not in (*SIDE_NAMES, "random"):
         raise InvalidRequest("Colour must be white, black or random.",
                              details={"color": ["Must be white, black or random."]})
     invited = None
@@ -188,7 +189,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
                                  details={"computer": ["Not allowed with opponent or hotseat."]})
         invited = opponents.computer_account(level=computer, rules=rules)
     if color == "random":
-        color = secrets.choice(("white", "black"))
+        color = secrets.choice(SIDE_NAMES)
     with transaction.atomic():
         match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
                       rules=rules, rematch_of=rematch_of, stakes=stakes,
@@ -196,7 +197,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
                       version=0)  # the commit makes it 1
         if hotseat:
             match.white = match.black = user
-        elif color == "white":
+        elif color == Color.WHITE:
             match.white, match.black = user, invited
         else:
             match.white, match.black = invited, user

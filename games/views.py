@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from games import analysis, clocks, importing, presence, selectors, services
-from games.engine import parse_side
+from games.engine import SIDE_NAMES, parse_side
 from games.exceptions import NotFound
 from games.models import Match
 from games.permissions import CanImportMatches
@@ -48,7 +48,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
     description="Retry safely: a repeat with the same key and body replays the first answer "
                 "and changes nothing; the same key with another body gets 422. Keys last 24 h.")
-PERSPECTIVE = OpenApiParameter("perspective", str, enum=["white", "black"],
+PERSPECTIVE = OpenApiParameter("perspective", str, enum=list(SIDE_NAMES),
                                description="Board numbering (default: your colour; the side "
                                            "to move in hotseat; White for spectators).")
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from games.models import Event, GamePhase, Match, MatchStatus
+from games.engine import BLACK, WHITE, other
+from games.models import Color, Event, GamePhase, Match, MatchStatus, color_of, side_of
 
 Item = tuple[int, str, dict[str, Any]]
 Kind = Callable[[Match, Sequence[Event]], Iterable[Item]]
@@ -25,9 +26,9 @@ def _players(match: Match) -> set[int]:
 
 
 def _colour_of(match: Match, user_id: int) -> str | None:
-    if match.white_id == user_id:
-        return "white"
-    return "black" if match.black_id == user_id else None
+    """The colour ``user_id`` plays (White first in hotseat), or ``None``."""
+    sides = [side for side in (WHITE, BLACK) if match.player_id(side) == user_id]
+    return color_of(sides[0]) if sides else None
 
 
 def invitation(match: Match, events: Sequence[Event]) -> Iterator[Item]:
@@ -54,15 +55,17 @@ def your_turn(match: Match, events: Sequence[Event]) -> Iterator[Item]:
     if match.hotseat or match.status != MatchStatus.ACTIVE or game is None:
         return
     if game.phase == GamePhase.ROLL:
-        user_id = match.white_id if game.turn == "white" else match.black_id
+        user_id = match.player_id(side_of(game.turn))
         if user_id is not None:
             yield user_id, "your_turn", _turn_data(match, game.number, "roll", game.turn)
     elif game.phase == GamePhase.ROLL_OFF and any(
             e.type == "game_start" or (e.type == "roll_off" and e.data.get("result") == "tie")
             for e in events):
-        for colour, user_id in (("white", match.white_id), ("black", match.black_id)):
+        for side in (WHITE, BLACK):
+            user_id = match.player_id(side)
             if user_id is not None:
-                yield user_id, "your_turn", _turn_data(match, game.number, "roll-off", colour)
+                yield user_id, "your_turn", _turn_data(match, game.number, "roll-off",
+                                                       color_of(side))
 
 
 def _turn_data(match: Match, game: int, phase: str, colour: str) -> dict[str, Any]:
@@ -83,7 +86,7 @@ def offer(match: Match, events: Sequence[Event]) -> Iterator[Item]:
     """``offer``: the opponent offers to raise the stake (S3); this account must answer."""
     for event in events:
         if event.type == "offer":
-            answering = match.black_id if event.data.get("side") == "white" else match.white_id
+            answering = match.player_id(other(side_of(event.data["side"])))
             if answering is not None and not match.hotseat:
                 yield answering, "offer", {"match": match.pk, "version": match.version,
                                            **event.data}
@@ -94,7 +97,7 @@ def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
     opponent may claim the game (issue 17)."""
     for event in events:
         if event.type == "deadline":
-            late = match.white_id if event.data.get("side") == "white" else match.black_id
+            late = match.player_id(side_of(event.data["side"]))
             if late is not None:
                 yield late, "deadline", {"match": match.pk, "version": match.version,
                                          **event.data}
@@ -133,7 +136,7 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
         if game.phase in (GamePhase.ROLL, GamePhase.MOVE) and game.turn == colour:
             found.append(("your_turn", _turn_data(match, game.number, game.phase, colour)))
         elif game.phase == GamePhase.ROLL_OFF:
-            mine = game.rolloff_white if colour == "white" else game.rolloff_black
+            mine = game.rolloff_white if colour == Color.WHITE else game.rolloff_black
             if mine is None and colour is not None:
                 found.append(("your_turn", _turn_data(match, game.number, "roll-off", colour)))
     return found

@@ -11,7 +11,7 @@ from games.models import Color, color_of, side_of
 
 def test_the_models_choices_are_the_engines_side_names():
     assert tuple(Color.values) == SIDE_NAMES == (side_name(WHITE), side_name(BLACK))
-    assert (Color.WHITE, Color.BLACK) == (SIDE_NAMES[WHITE], SIDE_NAMES[BLACK])
+    assert (SIDE_NAMES[WHITE], SIDE_NAMES[BLACK]) == (Color.WHITE, Color.BLACK)
 
 
 @pytest.mark.parametrize("side", [WHITE, BLACK])

@@ -18,13 +18,13 @@ from django.db import transaction
 from accounts.models import User
 from games import services
 from games.dice import DicePlan, fair, favour, planned
-from games.models import GamePhase, Match, MatchStatus, Rules
+from games.models import Color, GamePhase, Match, MatchStatus, Rules
 
 DEMO_WHITE, DEMO_BLACK = "demo", "rival"
 DEMO_SEED = 0
 
 def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_nardy",
-               plans: tuple[DicePlan, ...] = (favour("white"), fair, favour("white")),
+               plans: tuple[DicePlan, ...] = (favour(Color.WHITE), fair, favour(Color.WHITE)),
                seed: int = DEMO_SEED, max_turns: int = 4000) -> Match:
     """Play a whole match through the services; game ``n`` rolls with ``plans[n - 1]``
     (the last plan repeats). Each turn plays the first legal step until the turn ends."""
@@ -32,7 +32,7 @@ def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_na
     queue: list[int] = []
     with planned(queue):
         match = services.match_create(user=white, length=length, opponent=black.username,
-                                      color="white", rules=rules)
+                                      color=Color.WHITE, rules=rules)
         services.match_join(match_id=match.pk, user=black)
         for _ in range(max_turns):
             match = Match.objects.select_related("current_game").get(pk=match.pk)
@@ -45,7 +45,7 @@ def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_na
                 roller = white if game.rolloff_white is None else black
                 services.match_roll(match_id=match.pk, user=roller)
                 continue
-            player = white if game.turn == "white" else black
+            player = white if game.turn == Color.WHITE else black
             if game.phase == GamePhase.MOVE:  # backgammon's opening roll, played at once
                 state = game.turn_state()
             else:

@@ -2,7 +2,7 @@
 // public API (api.js) and the match's event channel (live.js); the board (board.js)
 // draws and takes the player's steps.
 
-import { API, ApiError, api, features, levelsFor, serverNow } from "./api.js";
+import { API, ApiError, SIDES, api, features, levelsFor, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { MatchLive } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
@@ -51,7 +51,6 @@ function h(tag, attrs = {}, ...children) {
 }
 
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
-const other = (c) => (c === "white" ? "black" : "white");
 
 function toast(message, kind = "info") {
   toastEl.textContent = message;
@@ -205,7 +204,7 @@ async function createForm(onCreated) {
                          [1, 3, 5, 7].map((n) => h("option", { value: n },
                            ngettext("%(count)s point", "%(count)s points", n))))),
     field(_("Your colour"), h("select", { name: "color", id: "create-color" },
-                              options(["random", "white", "black"], COLOUR_NAMES))),
+                              options(["random", ...SIDES], COLOUR_NAMES))),
     stakes, progression, clock, offer.computer ? levelText : null,
     h("button", { type: "submit", id: "create-submit" }, _("Create")));
   const rulesNow = () => (form.querySelector("#create-rules") || {}).value || "long_nardy";
@@ -517,8 +516,8 @@ function openMatch(matchId) {
 
   const mySides = () => {
     if (!match || !me) return [];
-    if (match.hotseat) return match.white === me || match.black === me ? ["white", "black"] : [];
-    return ["white", "black"].filter((c) => match[c] === me);
+    if (match.hotseat) return SIDES.some((c) => match[c] === me) ? [...SIDES] : [];
+    return SIDES.filter((c) => match[c] === me);
   };
   const rules = () => (match && match.rules) || "long_nardy";
   const hasStakes = () => match && match.stakes && match.stakes !== "none";
@@ -783,7 +782,7 @@ function openMatch(matchId) {
     if (!s || match.status !== "active") return [];
     if (s.phase === "roll-off") {
       const ro = s.roll_off || {};
-      return ["white", "black"].filter((c) => ro[c] === null || ro[c] === undefined);
+      return SIDES.filter((c) => ro[c] === null || ro[c] === undefined);
     }
     return s.turn ? [s.turn] : [];
   }
@@ -922,7 +921,7 @@ function openMatch(matchId) {
     await load();
     if (stopped || !match) return;
     if (!match.hotseat) {
-      await Promise.all(["white", "black"].map(async (colour) => {
+      await Promise.all(SIDES.map(async (colour) => {
         const name = match[colour];
         if (!name || bots.has(name)) return;
         const profile = await attempt(() => api.get(`accounts/users/${encodeURIComponent(name)}/`),

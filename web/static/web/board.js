@@ -28,6 +28,7 @@
 // the bar enter into that quarter, so they wait in the top half of the bar; the
 // opponent's in the bottom half. A step `from: 25` enters; `to: 0` bears off.
 
+import { otherSide as other } from "./api.js";
 import { _, f as fmt, ngettext } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -42,8 +43,6 @@ const NARROW_QUERY = "(max-width: 480px)";
 
 const escapeText = (s) => String(s).replace(/[&<>"]/g, (c) => (
   { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
-
-const other = (colour) => (colour === "white" ? "black" : "white");
 
 /** Screen geometry for every place of the board, in one side's numbering. */
 export function layout(narrow) {
