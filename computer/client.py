@@ -234,7 +234,8 @@ class Bot:
     rng: random.Random = field(default_factory=random.Random)
     username: str = ""
     refused: list[str] = field(default_factory=list)
-    """What the server refused as not legal (400s): always empty unless the client errs."""
+    """What the server refused for good (an illegal move, a match it may not read): empty
+    unless the client errs. The command then exits with status 1; ``--match`` stops."""
     _no_offer: set[tuple[int, int]] = field(default_factory=set)
     _stuck: set[tuple[int, int]] = field(default_factory=set)
     _last_seq: dict[int, int] = field(default_factory=dict)
@@ -299,6 +300,8 @@ class Bot:
                 if delay:
                     self.api.pause(delay)
                     self.sweep()  # what the stream does not repeat on connecting: offers
+                    if self.stopping:
+                        return
                 with self.api.open_stream("stream/", sse.last_id) as response:
                     failures = 0
                     for item in sse.events(response):
@@ -386,7 +389,7 @@ class Bot:
         except ApiError as exc:
             if exc.status in (401, 429) or exc.status >= 500:
                 raise  # the caller backs off (or stops: the token was revoked)
-            log.warning("match %s: %s", match_id, exc)
+            self.give_up(match_id, f"match {match_id}: {exc}")
             return 0
 
     def play(self, match_id: int) -> int:
@@ -427,11 +430,15 @@ class Bot:
             if action.verb == "offer":
                 self._no_offer.add((match["id"], match["version"]))  # roll instead
             return exc.code == "version_conflict" or action.verb == "offer"
-        if exc.status == 400:
-            self.refused.append(f"{where}: {exc}")
         self._stuck.add((match["id"], match["version"]))
-        log.warning("%s refused: %s (not tried again at this version)", where, exc)
+        self.give_up(match["id"], f"{where} refused: {exc} (not tried again at this version)")
         return False
+
+    def give_up(self, match_id: int, why: str) -> None:
+        log.warning("%s", why)
+        self.refused.append(why)
+        if match_id == self.only_match:
+            self._done = True  # nothing else to play
 
     def decide(self, match: dict[str, Any], summary: bool = False) -> Action | None:
         """What the account does next in ``match`` (a list's summary is enough to tell
@@ -540,8 +547,9 @@ def main(argv: list[str] | None = None,
     except OSError as exc:
         log.error("the server is out of reach: %s", exc)
         return 1
-    log.info("done after %.0f s", time.monotonic() - begun)
-    return 0
+    log.info("done after %.0f s%s", time.monotonic() - begun,
+             f", {len(bot.refused)} refused" if bot.refused else "")
+    return 1 if bot.refused else 0
 
 
 if __name__ == "__main__":

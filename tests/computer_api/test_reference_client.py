@@ -11,9 +11,13 @@ from __future__ import annotations
 import http.server
 import json
 import logging
+import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +30,7 @@ from computer.client import Action, Api, ApiError, Bot, EventStream, NotABot, Se
 from games.engine import RULESETS, WHITE
 from games.models import Game, Match
 from games.replay import replay_problems
+from tests.support import ROOT, AsgiServer, prepare_database, server_env
 
 HANG = 600  # seconds: a guard against a hung client only, never an assertion on speed
 
@@ -145,6 +150,51 @@ def test_two_bots_play_a_backgammon_game_following_the_account_stream(
     match = assert_played_legally(match_id, bots, caplog)
     assert match.rules == "backgammon"
     assert "/api/v1/stream/" in one_request_at_a_time  # it followed the account stream
+
+
+def test_the_command_plays_a_match_on_the_production_server(tmp_path: Path) -> None:
+    """``python -m computer client`` itself, twice, against granian (``nard_site.asgi``):
+    the account stream stays open and pushes each ``your_turn`` as it happens."""
+    database = tmp_path / "bots.sqlite3"
+    env = server_env(database)
+    tokens = prepare_database(env, {"asgi-white": None, "asgi-black": None})
+    with sqlite3.connect(database) as db:  # what staff do in the admin
+        db.execute("UPDATE accounts_user SET is_bot = 1")
+    server = AsgiServer(env)
+    try:
+        match_id = invite(server.url, tokens["asgi-white"], opponent="asgi-black")
+        command = [sys.executable, "-m", "computer", "client", "--url", server.url,
+                   "--match", str(match_id), "--seed", "5"]
+        logs = [tmp_path / "white.log", tmp_path / "black.log"]
+        players = [subprocess.Popen(
+            [*command, "--token", tokens[name], "--level", level, *extra],
+            cwd=ROOT, env=env, stderr=log.open("w"))
+            for log, (name, level, extra) in zip(logs, (
+                ("asgi-white", "heuristic", []),
+                ("asgi-black", "random", ["--accept-invitations"])), strict=True)]
+        hang = time.monotonic() + HANG
+        while time.monotonic() < hang:  # until both are done, or one failed
+            codes = [player.poll() for player in players]
+            if None not in codes or any(codes):
+                break
+            time.sleep(0.2)
+        for player in players:
+            player.kill()
+            player.wait()
+        final = Api(server.url, tokens["asgi-white"]).call("GET", f"matches/{match_id}/")
+        verified = subprocess.run([sys.executable, "manage.py", "verify_games", "--match",
+                                   str(match_id)], cwd=ROOT, env=env, capture_output=True,
+                                  text=True)
+    finally:
+        server.stop()
+
+    written = [log.read_text() for log in logs]
+    assert [player.returncode for player in players] == [0, 0], written
+    assert final["status"] == "finished" and final["winner"] in ("white", "black")
+    assert verified.returncode == 0 and "0 differ" in verified.stdout, verified.stdout
+    for text in written:
+        assert ": moves " in text and " refused:" not in text
+        assert "no account stream" not in text
 
 
 def test_an_account_without_the_flag_is_not_played(
