@@ -116,8 +116,9 @@ def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, di
 
 
 def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
-    """What waits for the account now: its open invitations, and its turn in every active
-    match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``)."""
+    """What waits for the account now: its open invitations, its turn in every active
+    match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``), and every
+    offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event)."""
     from django.db.models import Q
 
     found: list[tuple[str, dict[str, Any]]] = []
@@ -135,6 +136,11 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
         colour = _colour_of(match, user_id)
         if game.phase in (GamePhase.ROLL, GamePhase.MOVE) and game.turn == colour:
             found.append(("your_turn", _turn_data(match, game.number, game.phase, colour)))
+        elif game.phase == GamePhase.OFFER and game.turn == colour:
+            made = (Event.objects.filter(match=match, type="offer").order_by("-seq")
+                    .values_list("data", flat=True).first())
+            if made is not None:
+                found.append(("offer", {"match": match.pk, "version": match.version, **made}))
         elif game.phase == GamePhase.ROLL_OFF:
             mine = game.rolloff_white if colour == Color.WHITE else game.rolloff_black
             if mine is None and colour is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -63,6 +64,38 @@ def test_on_connect_what_waits_now(alice: Any, bob: Any, scripted_dice: Any) -> 
     assert [(k, d["match"]) for k, d in got] == [("invitation", invitation),
                                                  ("your_turn", playing)]
     assert got[1][1]["phase"] == "roll" and got[1][1]["color"] == "white"
+
+
+def test_on_connect_an_offer_waiting_for_an_answer(alice: Any, bob: Any,
+                                                  scripted_dice: Any) -> None:
+    """A stream that (re)connects while an offer waits hears it again, with the data
+    the live ``offer`` item had; the offering side hears nothing for that match."""
+    created = alice.create(length=3, opponent="bob", color="white", stakes="cube")
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    bob.ok(match_id, "join")
+    scripted_dice(6, 1)
+    alice.ok(match_id, "roll")
+    bob.ok(match_id, "roll")  # White starts and may offer before rolling (S2, S3)
+    version = alice.ok(match_id, "offer")["version"]
+    keys = token_of(bob.user), token_of(alice.user)
+
+    async def scenario() -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str] | None]:
+        answering = await open_stream(URL, Authorization=f"Token {keys[0]}")
+        got = items([await answering.next()])
+        await answering.close()
+        offering = await open_stream(URL, Authorization=f"Token {keys[1]}")
+        try:
+            heard = await asyncio.wait_for(offering.next(), timeout=0.5)
+        except TimeoutError:
+            heard = None
+        await offering.close()
+        return got, heard
+
+    got, heard = run(scenario)
+    assert got == [("offer", {"match": match_id, "version": version, "game": 1,
+                              "side": "white", "stake": 2})]
+    assert heard is None
 
 
 def test_the_next_game_is_your_turn_live(alice: Any, bob: Any, scripted_dice: Any) -> None:
