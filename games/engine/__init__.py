@@ -27,7 +27,7 @@ from .longnardy import LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, Play, Step, format_play, parse_play
 from .outcome import RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
-from .ruleset import BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
+from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
     BLACK,
     CHECKERS,
@@ -67,6 +67,7 @@ __all__ = [
     "CHECKERS",
     "HEAD",
     "NARD_RULES",
+    "PACKED_SIZE",
     "PASS_TEXT",
     "RESULT_POINTS",
     "RULESET",

@@ -42,26 +42,46 @@ class Search(Generic[V]):
     """Non-double with two dice left: some play uses both (R19)."""
 
 
+Shared = dict[int, tuple[dict[int, V], dict[int, V]]]
+"""One die played from a root, by die: the states that go on and those that ended."""
+
+
+def _from_root(expand: Expand[V], root: dict[int, V], d: int, shared: Shared[V],
+               ) -> tuple[dict[int, V], dict[int, V]]:
+    found = shared.get(d)
+    if found is None:
+        found = shared[d] = ({}, {})
+        expand(root, d, found[0], found[1], None, None, None)
+    return found
+
+
 def search(expand: Expand[V], root: dict[int, V], dice_left: tuple[int, ...],
-           want_firsts: bool) -> Search[V]:
+           want_firsts: bool, shared: Shared[V] | None = None) -> Search[V]:
     """All complete plays allowed by R19-R21 (H11) from the ``root`` states.
 
     ``dice_left`` is sorted high to low: one die, a double's dice, or two different.
+    ``shared`` (searches of several rolls from one root, without firsts): the layers
+    one die makes from the root, reused and added to by die; they are only read.
     """
     n = len(dice_left)
     if n == 0:
         return Search(root, set(), 0)
+    assert shared is None or not want_firsts
     if n == 1 or dice_left[0] == dice_left[1]:
         d = dice_left[0]
         cur, cur_f = root, None
         depth = 0
         ended_at: list[tuple[int, dict[int, V], Firsts | None]] = []  # ended, by dice used
-        for _ in range(n):
-            nxt: dict[int, V] = {}
-            nxt_f: Firsts | None = {} if want_firsts else None
-            gone: dict[int, V] = {}
-            gone_f: Firsts | None = {} if want_firsts else None
-            expand(cur, d, nxt, gone, cur_f, nxt_f, gone_f)
+        for i in range(n):
+            nxt_f: Firsts | None = None
+            gone_f: Firsts | None = None
+            if i == 0 and shared is not None:
+                nxt, gone = _from_root(expand, root, d, shared)
+            else:
+                nxt, gone = {}, {}
+                nxt_f = {} if want_firsts else None
+                gone_f = {} if want_firsts else None
+                expand(cur, d, nxt, gone, cur_f, nxt_f, gone_f)
             if gone:
                 ended_at.append((depth + 1, gone, gone_f))
             if not nxt:
@@ -77,16 +97,17 @@ def search(expand: Expand[V], root: dict[int, V], dice_left: tuple[int, ...],
         return _merged(kept, best, False)
 
     big, small = dice_left
-    layer_a: dict[int, V] = {}
-    layer_b: dict[int, V] = {}
-    end_a: dict[int, V] = {}
-    end_b: dict[int, V] = {}
     fa: Firsts | None = {} if want_firsts else None
     fb: Firsts | None = {} if want_firsts else None
     fea: Firsts | None = {} if want_firsts else None
     feb: Firsts | None = {} if want_firsts else None
-    expand(root, big, layer_a, end_a, None, fa, fea)
-    expand(root, small, layer_b, end_b, None, fb, feb)
+    if shared is not None:
+        layer_a, end_a = _from_root(expand, root, big, shared)
+        layer_b, end_b = _from_root(expand, root, small, shared)
+    else:
+        layer_a, end_a, layer_b, end_b = {}, {}, {}, {}
+        expand(root, big, layer_a, end_a, None, fa, fea)
+        expand(root, small, layer_b, end_b, None, fb, feb)
     layer_2: dict[int, V] = {}
     ended: dict[int, V] = {}
     f2: Firsts | None = {} if want_firsts else None
@@ -105,11 +126,17 @@ def search(expand: Expand[V], root: dict[int, V], dice_left: tuple[int, ...],
 def _merged(kept: list[tuple[dict[int, V], Firsts | None]], max_dice: int, both: bool,
             ) -> Search[V]:
     """The kept layers as one result. No key is in two of them: whether a state has
-    ended the game is a property of the state, and the layers hold the same dice used."""
-    finals: dict[int, V] = {}
+    ended the game is a property of the state, and the layers hold the same dice used.
+    A single non-empty layer is the result's ``finals`` itself (results are only read)."""
+    full = [layer for layer, _ in kept if layer]
+    if len(full) == 1:
+        finals = full[0]
+    else:
+        finals = {}
+        for layer in full:
+            finals.update(layer)
     firsts: set[Step] = set()
-    for layer, layer_f in kept:
-        finals.update(layer)
+    for _, layer_f in kept:
         if layer_f:
             firsts.update(*layer_f.values())
     return Search(finals, firsts, max_dice, both)

@@ -24,17 +24,17 @@ intermediate stop is judged (R10, R16) and each distinct result is found once.
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import ClassVar, Final
 
 from . import notation
 from .errors import IllegalMoveError, InvalidPositionError, NotationError
-from .forced import Firsts, Search, search
+from .forced import Firsts, Search, Shared, search
 from .moves import Play, Step
 from .position import Outcome, Position, resign_outcome
-from .ruleset import BoardPosition
+from .ruleset import PACKED_SIZE, BoardPosition
 from .turnbase import TurnBase, check_dice, check_dice_left, dice_text, dice_to_play, err
 from .types import CHECKERS, HEAD, WHITE, Side, check_side, side_name
 
@@ -47,6 +47,11 @@ _BIT: Final = tuple(1 << p for p in range(25))
 _SHIFTS: Final = (tuple(8 * p for p in range(25)),
                   tuple(8 * (p + 12 if p <= 12 else p - 12) if p else 0 for p in range(25)))
 _UNITS: Final = tuple(tuple(1 << sh for sh in shifts) for shifts in _SHIFTS)
+# _MOVES[side][d][s]: what moving a checker from the mover's point s with die d adds to
+# the key (off the board when s <= d; unused entries 0).
+_MOVES: Final = tuple(tuple(tuple((units[s - d] if s > d else 0) - units[s] if s else 0
+                                  for s in range(25)) for d in range(7))
+                      for units in _UNITS)
 # Points of a 12-bit mask, high to low: _HIGH_POINTS[m] for bits 13..24 (m = mask >> 13),
 # _LOW_POINTS[m] for bits 1..12 (m = (mask >> 1) & 0xFFF). Faster than peeling bits.
 _HIGH_POINTS: Final = tuple(tuple(p for p in range(24, 12, -1) if m >> (p - 13) & 1)
@@ -70,6 +75,7 @@ _SIGN: Final = (1, -1)
 # Converting Position.points to and from bytes (see _Mover).
 _PACK: Final = struct.Struct("x24b").pack
 _UNPACK: Final = struct.Struct("x24b").unpack
+_PACK_RECORD: Final = struct.Struct("24b2x").pack  # RuleSet.legal_positions_packed's record
 _SIGNED = tuple(range(128)) + tuple(range(-128, 0))  # byte -> signed value
 _POSITIVE: Final = bytes(v if v > 0 else 0 for v in _SIGNED)
 _NEGATIVE: Final = bytes(-v if v < 0 else 0 for v in _SIGNED)
@@ -149,18 +155,20 @@ def _forbidden_for(opp: int) -> tuple[tuple[int, ...], ...]:
 # The generator.
 
 # A layer maps a board key to (occ, head_left, steps so far).
-_Layer = dict[int, tuple[int, int, tuple[Step, ...]]]
+_State = tuple[int, int, tuple[Step, ...]]
+_Layer = dict[int, _State]
 
 
 def _expand(mover: _Mover, forb: tuple[tuple[int, ...], ...], layer: _Layer, d: int,
             nxt: _Layer, ended: _Layer,
             firsts_in: Firsts | None, firsts_out: Firsts | None,
-            ended_firsts: Firsts | None) -> None:
+            ended_firsts: Firsts | None, with_steps: bool = True) -> None:
     """Play die ``d`` once from every state of ``layer`` in every legal way.
 
     New states go to ``nxt`` (or ``ended`` when the 15th checker is off, R28).
     When ``firsts_out`` is given, each new state collects the set of first steps
-    that reach it (``firsts_in`` None means ``layer`` is the turn's root).
+    that reach it (``firsts_in`` None means ``layer`` is the turn's root). Without
+    ``with_steps`` the states keep the root's (empty) steps: only the results are wanted.
     """
     open_landing = ~(mover.opp << d)  # sources whose landing holds no opposing checker (R6)
     not_low_d = ~_LOW[d]
@@ -169,7 +177,7 @@ def _expand(mover: _Mover, forb: tuple[tuple[int, ...], ...], layer: _Layer, d: 
     high_points = _HIGH_POINTS
     low_points = _LOW_POINTS
     bit = _BIT
-    unit = mover.unit
+    move = _MOVES[mover.side][d]
     shift = mover.shift
     for key, (occ, head, steps) in layer.items():
         cand = occ & open_landing
@@ -182,8 +190,13 @@ def _expand(mover: _Mover, forb: tuple[tuple[int, ...], ...], layer: _Layer, d: 
             # R26: exact point d, or the highest point when d is above it.
             cand = bit[top] if top < d else cand & not_below_d
         for s in high_points[cand >> 13] + low_points[(cand >> 1) & 0xFFF]:
-            t = s - d
+            key2 = key + move[s]
+            target = nxt if key2 else ended  # (no checker left on the board: R28)
+            seen = key2 in target
+            if seen and firsts_out is None:
+                continue  # found already: this path's legality cannot change the result
             occ2 = occ ^ bit[s] if (key >> shift[s]) & 255 == 1 else occ
+            t = s - d
             if t > 0:
                 tb = bit[t]
                 if not occ2 & tb:
@@ -195,36 +208,33 @@ def _expand(mover: _Mover, forb: tuple[tuple[int, ...], ...], layer: _Layer, d: 
                             break
                     if refused:
                         continue
-                key2 = key + unit[t] - unit[s]
-            else:
-                key2 = key - unit[s]
             step = steps_d[s]
-            target = nxt if key2 else ended
-            if key2 in target:
-                if firsts_out is not None:
-                    fo = firsts_out if key2 else ended_firsts
-                    assert fo is not None
-                    fo[key2] |= firsts_in[key] if firsts_in is not None else {step}
+            if seen:
+                fo = firsts_out if key2 else ended_firsts
+                assert fo is not None
+                fo[key2] |= firsts_in[key] if firsts_in is not None else {step}
                 continue
-            target[key2] = (occ2, head - 1 if s == HEAD else head, (*steps, step))
+            target[key2] = (occ2, head - 1 if s == HEAD else head,
+                            (*steps, step) if with_steps else steps)
             if firsts_out is not None:
                 fo = firsts_out if key2 else ended_firsts
                 assert fo is not None
                 fo[key2] = set(firsts_in[key]) if firsts_in is not None else {step}
 
 
-_Search = Search[tuple[int, int, tuple[Step, ...]]]
+_Search = Search[_State]
 """What :func:`_search` finds (see :mod:`.forced`)."""
 
 
 def _search(mover: _Mover, head: int, dice_left: tuple[int, ...], want_firsts: bool,
-            ) -> _Search:
-    """All complete plays allowed by R19-R21 from one state (see the module doc)."""
+            with_steps: bool = True) -> _Search:
+    """All complete plays allowed by R19-R21 from one state (see the module doc); the
+    finals hold no steps unless ``with_steps``."""
     root: _Layer = {mover.key: (mover.occ, head, ())}
     if mover.key == 0:
         return Search(root, set(), 0)
-    return search(partial(_expand, mover, _forbidden_for(mover.opp)), root, dice_left,
-                  want_firsts)
+    expand = partial(_expand, mover, _forbidden_for(mover.opp), with_steps=with_steps)
+    return search(expand, root, dice_left, want_firsts)
 
 
 # ---------------------------------------------------------------------------
@@ -236,7 +246,8 @@ class _Mover:
     """A position seen by ``side``: the int encoding plus what converts it back.
 
     ``key`` holds the mover's counts, one byte per point, at the byte of the point's
-    White number (``shift``/``unit`` give the bit offset / unit of the mover's point p).
+    White number (``shift`` gives the bit offset of the mover's point p; :data:`_MOVES`
+    what a step adds to the key).
     ``occ``/``opp`` are bit masks in the mover's numbering. ``convert`` is the
     excess-128 byte image of the opponent's checkers: White's points are
     ``convert + key`` and Black's ``convert - key`` read as biased bytes.
@@ -249,7 +260,6 @@ class _Mover:
     convert: int
     off: tuple[int, int]
     shift: tuple[int, ...]
-    unit: tuple[int, ...]
 
     @classmethod
     def of(cls, position: Position, side: Side) -> _Mover:
@@ -265,19 +275,56 @@ class _Mover:
             opp = _rotate(int(raw.translate(_POSITIVE_BIT)[::-1], 2))
             convert = int.from_bytes(raw.translate(_BIASED_POSITIVE), "little")
         return cls(side, key, occ & _ALL_POINTS, opp & _ALL_POINTS, convert, position.off,
-                   _SHIFTS[side], _UNITS[side])
+                   _SHIFTS[side])
 
-    def position(self, key: int) -> Position:
-        """The Position where the mover's checkers are ``key`` (the opponent's unchanged)."""
-        on_board = key % 255  # 256 ** p leaves 1 modulo 255: the sum of the bytes
+    def positions(self, keys: Iterable[int]) -> list[Position]:
+        """The Positions where the mover's checkers are each of ``keys`` (the opponent's
+        unchanged), built without validation: the generator's results are consistent
+        by construction. One loop: the hot path of :func:`legal_plays` and
+        :func:`legal_positions`."""
+        new = object.__new__
+        unpack = _UNPACK
+        unbias = _UNBIAS
+        set_points = _set_points
+        set_off = _set_off
+        convert = self.convert
+        positions = []
+        # key % 255 is the sum of its bytes (256 ** p leaves 1 modulo 255): the checkers
+        # on the board.
         if self.side == WHITE:
-            points = _UNPACK((self.convert + key).to_bytes(25, "little").translate(_UNBIAS))
-            return _new_position(points, (CHECKERS - on_board, self.off[1]))
-        points = _UNPACK((self.convert - key).to_bytes(25, "little").translate(_UNBIAS))
-        return _new_position(points, (self.off[0], CHECKERS - on_board))
+            black_off = self.off[1]
+            for key in keys:
+                position = new(Position)
+                set_points(position, unpack((convert + key).to_bytes(25, "little")
+                                            .translate(unbias)))
+                set_off(position, (CHECKERS - key % 255, black_off))
+                positions.append(position)
+        else:
+            white_off = self.off[0]
+            for key in keys:
+                position = new(Position)
+                set_points(position, unpack((convert - key).to_bytes(25, "little")
+                                            .translate(unbias)))
+                set_off(position, (white_off, CHECKERS - key % 255))
+                positions.append(position)
+        return positions
+
+    def packed(self, keys: Iterable[int]) -> bytes:
+        """:meth:`positions` of ``keys`` packed as ``RuleSet.legal_positions_packed``
+        packs them: per key, White's 24 points and the two (empty) bars as signed bytes."""
+        # Biased bytes without the key's unused byte 0, and biased zeros for the bars.
+        convert = (self.convert >> 8) | _EMPTY_BARS
+        if self.side == WHITE:
+            raw = b"".join([(convert + (key >> 8)).to_bytes(PACKED_SIZE, "little")
+                            for key in keys])
+        else:
+            raw = b"".join([(convert - (key >> 8)).to_bytes(PACKED_SIZE, "little")
+                            for key in keys])
+        return raw.translate(_UNBIAS)
 
 
 _ALL_POINTS: Final = sum(1 << p for p in range(1, 25))
+_EMPTY_BARS: Final = (128 << 8 * 24) | (128 << 8 * 25)
 
 
 def _rotate(mask: int) -> int:
@@ -292,22 +339,14 @@ _set_steps: Final = vars(Play)["steps"].__set__
 _set_position: Final = vars(Play)["position"].__set__
 
 
-def _new_position(points: tuple[int, ...], off: tuple[int, int]) -> Position:
-    """Position without validation: the generator's results are consistent by construction."""
-    position = object.__new__(Position)
-    _set_points(position, points)
-    _set_off(position, off)
-    return position
-
-
 def _plays_from(mover: _Mover, head: int, dice_left: tuple[int, ...]) -> list[Play]:
     finals = _search(mover, head, dice_left, False).finals
-    make = mover.position
     plays = []
-    for key, (_, _, steps) in finals.items():
+    for position, (_, _, steps) in zip(mover.positions(finals), finals.values(),
+                                       strict=True):
         play = object.__new__(Play)
         _set_steps(play, steps)
-        _set_position(play, make(key))
+        _set_position(play, position)
         plays.append(play)
     return plays
 
@@ -336,6 +375,53 @@ def legal_plays(position: Position, side: Side, dice: tuple[int, int],
         return [Play((), position)]
     return _plays_from(_Mover.of(position, side), _head_allowance(dice, first_turn),
                        dice_to_play(dice))
+
+
+def legal_positions(position: Position, side: Side, dice: tuple[int, int],
+                    first_turn: bool = False) -> tuple[Position, ...]:
+    """The resulting positions of :func:`legal_plays`, in the same order, without
+    building the steps' plays (what a search needs). Raises like :func:`legal_plays`.
+
+    >>> legal_positions(Position.initial(), WHITE, (6, 6), True) == tuple(
+    ...     p.position for p in legal_plays(Position.initial(), WHITE, (6, 6), True))
+    True
+    """
+    side = check_side(side)
+    dice = check_dice(dice)
+    if position.outcome() is not None:
+        return (position,)
+    mover = _Mover.of(position, side)
+    finals = _search(mover, _head_allowance(dice, first_turn), dice_to_play(dice), False,
+                     False).finals
+    return tuple(mover.positions(finals))
+
+
+def legal_positions_packed(position: Position, side: Side,
+                           rolls: Iterable[tuple[int, int]],
+                           first_turn: bool = False) -> tuple[bytes, ...]:
+    """For each of ``rolls``, :func:`legal_positions` packed
+    (``RuleSet.legal_positions_packed``): per position its 24 ``points`` and two zeros
+    (no bar, R6) as signed bytes. The rolls share the one-die layers from the start.
+
+    >>> six, one = legal_positions_packed(Position.initial(), WHITE, [(6, 6), (1, 1)], True)
+    >>> len(six), six[23], six[17], struct.unpack("b", six[11:12]), len(one) // PACKED_SIZE
+    (26, 13, 2, (-15,), 1)
+    """
+    side = check_side(side)
+    dice_list = [check_dice(dice) for dice in rolls]
+    if position.outcome() is not None:
+        return (_PACK_RECORD(*position.points),) * len(dice_list)
+    mover = _Mover.of(position, side)
+    expand = partial(_expand, mover, _forbidden_for(mover.opp), with_steps=False)
+    shared: dict[int, Shared[_State]] = {}  # by head allowance: the roots differ
+    found = []
+    for dice in dice_list:
+        head = _head_allowance(dice, first_turn)
+        root: _Layer = {mover.key: (mover.occ, head, ())}
+        finals = search(expand, root, dice_to_play(dice), False,
+                        shared.setdefault(head, {})).finals
+        found.append(mover.packed(finals))
+    return tuple(found)
 
 
 # ---------------------------------------------------------------------------
@@ -513,6 +599,15 @@ class LongNardy:
     def legal_plays(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                     first_turn: bool) -> list[Play]:
         return legal_plays(_own(position), side, dice, first_turn)
+
+    def legal_positions(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+                        first_turn: bool) -> tuple[Position, ...]:
+        return legal_positions(_own(position), side, dice, first_turn)
+
+    def legal_positions_packed(self, position: BoardPosition, side: Side,
+                               rolls: Iterable[tuple[int, int]], first_turn: bool,
+                               ) -> tuple[bytes, ...]:
+        return legal_positions_packed(_own(position), side, rolls, first_turn)
 
     def outcome(self, position: BoardPosition) -> Outcome | None:
         return _own(position).outcome()

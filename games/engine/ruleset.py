@@ -21,6 +21,9 @@ from .moves import Step
 from .outcome import Outcome
 from .types import Side
 
+PACKED_SIZE = 26
+"""Bytes per position in :meth:`RuleSet.legal_positions_packed`."""
+
 Opening = Literal["roll_off", "roll_off_played"]
 """How a game that needs a starter begins (H4): ``roll_off`` — one die each, the two
 dice are not played and the starter then rolls (R7); ``roll_off_played`` — the higher
@@ -162,6 +165,23 @@ class RuleSet(Protocol):
     def legal_plays(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                     first_turn: bool) -> Sequence[BoardPlay]:
         """Every legal complete play, one per distinct result."""
+        ...
+
+    def legal_positions(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+                        first_turn: bool) -> Sequence[BoardPosition]:
+        """The resulting positions of :meth:`legal_plays`, in the same order, without
+        building the plays (faster: what a search over the dice needs)."""
+        ...
+
+    def legal_positions_packed(self, position: BoardPosition, side: Side,
+                               rolls: Iterable[tuple[int, int]], first_turn: bool,
+                               ) -> tuple[bytes, ...]:
+        """For each of ``rolls``, the results of :meth:`legal_positions` (in the same
+        order) packed for a program that reads many at once (NumPy):
+        :data:`PACKED_SIZE` signed bytes each, the counts on White's points 1..24
+        (positive White, negative Black, as the positions' ``points``), then White's
+        and Black's checkers on the bar; what is missing from 15 is borne off. A
+        search over the dice asks for all 21 rolls at once: they share work."""
         ...
 
     def outcome(self, position: BoardPosition) -> Outcome | None:

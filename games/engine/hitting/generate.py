@@ -22,6 +22,7 @@ play rules (H11) are counted exactly as Long Nardy's ``_search`` counts R19-R21.
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Final
@@ -29,6 +30,7 @@ from typing import Final
 from .. import forced
 from ..forced import Firsts
 from ..moves import Step
+from ..ruleset import PACKED_SIZE
 from ..types import CHECKERS, WHITE, Side
 from .position import HitPosition
 from .variants import Variant
@@ -172,20 +174,23 @@ class Mover:
         occ, blots = self.occ, self.blots
         return {self.key | (m << _MARK_BASE): (occ, blots, m, ()) for m in marks}
 
+    def _opponent(self, key: int) -> tuple[int, int]:
+        """The opponent's side of ``key``: its excess-128 board once the blots hit are
+        gone (see ``convert``) and its checkers on the bar."""
+        hit = self.blots & ~(key >> _BLOT_BASE)
+        if not hit:
+            return self.convert, self.opp_bar
+        cached = self.cache.get(hit)
+        if cached is None:
+            delta = sum(self.unit[p] for p in range(1, 25) if hit >> p & 1)
+            cached = self.convert + delta if self.side == WHITE else self.convert - delta
+            self.cache[hit] = cached
+        return cached, self.opp_bar + hit.bit_count()
+
     def position(self, key: int) -> HitPosition:
         """The position where the mover's checkers and the unhit blots are ``key``."""
         counts = key & _BOARD_BYTES
-        hit = self.blots & ~(key >> _BLOT_BASE)
-        convert = self.convert
-        opp_bar = self.opp_bar
-        if hit:
-            cached = self.cache.get(hit)
-            if cached is None:
-                delta = sum(self.unit[p] for p in range(1, 25) if hit >> p & 1)
-                cached = convert + delta if self.side == WHITE else convert - delta
-                self.cache[hit] = cached
-            convert = cached
-            opp_bar += hit.bit_count()
+        convert, opp_bar = self._opponent(key)
         shift = self.shift
         bar = (key >> shift[BAR]) & 255
         off = (key >> shift[0]) & 255
@@ -195,6 +200,22 @@ class Mover:
         points = _UNPACK((convert - counts).to_bytes(25, "little").translate(_UNBIAS))
         return new_position(self.rules, points, (opp_bar, bar), (self.opp_off, off))
 
+    def packed(self, keys: Iterable[int]) -> bytes:
+        """:meth:`position` of each of ``keys`` packed as ``RuleSet.legal_positions_packed``
+        packs them: White's 24 points, White's bar and Black's bar as signed bytes."""
+        bar_shift = self.shift[BAR]
+        sign = 1 if self.side == WHITE else -1
+        # Above the points (less the unused byte 0), the bars as biased bytes.
+        mine_at, theirs_at = (8 * 24, 8 * 25) if self.side == WHITE else (8 * 25, 8 * 24)
+        records = []
+        for key in keys:
+            convert, opp_bar = self._opponent(key)
+            value = (((convert + sign * (key & _BOARD_BYTES)) >> 8)
+                     | (128 + ((key >> bar_shift) & 255)) << mine_at
+                     | (128 + opp_bar) << theirs_at)
+            records.append(value.to_bytes(PACKED_SIZE, "little"))
+        return b"".join(records).translate(_UNBIAS)
+
     def marks_of(self, key: int) -> int:
         return key >> _MARK_BASE
 
@@ -203,7 +224,8 @@ class Mover:
 # The generator.
 
 # A layer maps a state key to (occ, blots, marks, steps so far).
-Layer = dict[int, tuple[int, int, int, tuple[Step, ...]]]
+State = tuple[int, int, int, tuple[Step, ...]]
+Layer = dict[int, State]
 
 
 def expand(g: Mover, layer: Layer, d: int, nxt: Layer, ended: Layer,
@@ -316,13 +338,15 @@ def _hitter_choices(key2: int, s: int, t: int, hit: int, occ: int, marks: int, k
     return (*other, (key_hitter, moved_hitter)) if hitter_may_land else other
 
 
-Search = forced.Search[tuple[int, int, int, tuple[Step, ...]]]
+Search = forced.Search[State]
 """What :func:`search` finds (see :mod:`games.engine.forced`)."""
 
 
-def search(g: Mover, root: Layer, dice_left: tuple[int, ...], want_firsts: bool) -> Search:
-    """All complete plays allowed by H11 (as R19-R21) from the ``root`` states."""
-    return forced.search(partial(expand, g), root, dice_left, want_firsts)
+def search(g: Mover, root: Layer, dice_left: tuple[int, ...], want_firsts: bool,
+           shared: forced.Shared[State] | None = None) -> Search:
+    """All complete plays allowed by H11 (as R19-R21) from the ``root`` states
+    (``shared``: see :func:`games.engine.forced.search`)."""
+    return forced.search(partial(expand, g), root, dice_left, want_firsts, shared)
 
 
 def distinct_finals(finals: Layer) -> Layer:

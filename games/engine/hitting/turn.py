@@ -15,19 +15,31 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Mapping
+import struct
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar, Final
 
 from .. import notation
 from ..errors import IllegalMoveError, NotationError
+from ..forced import Shared
 from ..moves import Step, format_play
 from ..outcome import Outcome
 from ..ruleset import BoardPosition, LaterGames, Opening
 from ..turnbase import TurnBase, check_dice, check_dice_left, dice_text, dice_to_play, err
 from ..types import WHITE, Side, check_side, side_name
-from .generate import BAR, Layer, Mover, Search, distinct_finals, expand, hit_flags, search
+from .generate import (
+    BAR,
+    Layer,
+    Mover,
+    Search,
+    State,
+    distinct_finals,
+    expand,
+    hit_flags,
+    search,
+)
 from .position import HitPosition
 from .variants import BY_TAG, Variant
 
@@ -36,6 +48,7 @@ __all__ = ["HitPlay", "HitTurn", "HittingGame"]
 _INDEX: Final = (tuple([-1] + [p - 1 for p in range(1, 25)]),
                  tuple([-1] + [24 - p for p in range(1, 25)]))
 _NO_MARKS: Final = (0,)
+_PACK_ONE: Final = struct.Struct("26b").pack
 
 
 class HitPlay:
@@ -101,10 +114,15 @@ _set_mover: Final = vars(HitPlay)["_mover"].__set__
 _set_key: Final = vars(HitPlay)["_key"].__set__
 
 
+def _finals(mover: Mover, marks: tuple[int, ...], dice_left: tuple[int, ...],
+            shared: Shared[State] | None = None) -> Layer:
+    """The final states of the complete plays, one per distinct result."""
+    finals = search(mover, mover.root(marks), dice_left, False, shared).finals
+    return distinct_finals(finals) if mover.no_hit_and_hide else finals
+
+
 def _plays(mover: Mover, marks: tuple[int, ...], dice_left: tuple[int, ...]) -> list[HitPlay]:
-    finals = search(mover, mover.root(marks), dice_left, False).finals
-    if mover.no_hit_and_hide:
-        finals = distinct_finals(finals)
+    finals = _finals(mover, marks, dice_left)
     new = object.__new__
     plays = []
     for key, value in finals.items():
@@ -388,6 +406,34 @@ class HittingGame:
         if own.outcome() is not None:
             return [HitPlay((), own, ())]
         return _plays(Mover.of(own, side, self.variant), _NO_MARKS, dice_to_play(dice))
+
+    def legal_positions(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+                        first_turn: bool = False) -> tuple[HitPosition, ...]:
+        """The resulting positions of :meth:`legal_plays`, in the same order, without
+        the plays. Raises like :meth:`legal_plays`."""
+        own = self._own(position)
+        side = check_side(side)
+        dice = check_dice(dice)
+        if own.outcome() is not None:
+            return (own,)
+        mover = Mover.of(own, side, self.variant)
+        make = mover.position
+        return tuple([make(key) for key in _finals(mover, _NO_MARKS, dice_to_play(dice))])
+
+    def legal_positions_packed(self, position: BoardPosition, side: Side,
+                               rolls: Iterable[tuple[int, int]], first_turn: bool = False,
+                               ) -> tuple[bytes, ...]:
+        """For each of ``rolls``, :meth:`legal_positions` packed
+        (``RuleSet.legal_positions_packed``); the rolls share the one-die layers."""
+        own = self._own(position)
+        side = check_side(side)
+        dice_list = [check_dice(dice) for dice in rolls]
+        if own.outcome() is not None:
+            return (_PACK_ONE(*own.points, *own.bar),) * len(dice_list)
+        mover = Mover.of(own, side, self.variant)
+        shared: Shared[State] = {}
+        return tuple(mover.packed(_finals(mover, _NO_MARKS, dice_to_play(dice), shared))
+                     for dice in dice_list)
 
     def outcome(self, position: BoardPosition) -> Outcome | None:
         return self._own(position).outcome()
