@@ -8,13 +8,16 @@ halves look alike and a position seen by either side has the same shape.
 
 The general path reads positions only through the protocol (``in_perspective``,
 ``off_of``, ``bar_of``). A fast path reads a position's White-numbered ``points`` tuple
-directly when the rule set's positions have one; it is switched on for a rule set only
-after it agreed with the general path on sample positions (:func:`_fast_layout`).
+(and its ``bar`` pair in the hitting games) directly when the rule set's positions have
+them, all of a batch packed into one byte string for NumPy, the borne-off checkers being
+what is missing from 15; it is switched on for a rule set only after it agreed with the
+general path on sample positions (:func:`_fast_layout`).
 """
 
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -23,9 +26,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from games.engine import RULESETS, BoardPosition, RuleSet, Side
+from games.engine import PACKED_SIZE, RULESETS, BoardPosition, RuleSet, Side
 
 IntArray = npt.NDArray[np.int64]
+Int8Array = npt.NDArray[np.int8]
 FloatArray = npt.NDArray[np.float64]
 
 POINTS = 24
@@ -122,34 +126,67 @@ _BLACK_INDEX = {
 }
 
 
-def _fast(positions: Sequence[Any], me: Side, layout: str, hitting: bool) -> Boards:
-    points = np.array([pos.points for pos in positions], dtype=np.int64)
-    white = np.maximum(points, 0)
-    black = np.maximum(-points, 0)[:, _BLACK_INDEX[layout]]
-    off = np.array([pos.off for pos in positions], dtype=np.int64)
-    if hitting:
-        bar = np.array([(pos.bar_of(0), pos.bar_of(1)) for pos in positions], dtype=np.int64)
-    else:
-        bar = np.zeros_like(off)
+# Positions packed as RuleSet.legal_positions_packed packs them: 24 points, two bars.
+_PACK_POINTS = struct.Struct(f"{POINTS}b2x").pack
+_PACK_POINTS_BAR = struct.Struct(f"{POINTS}b2b").pack
+
+
+def packed_rows(data: bytes) -> Int8Array:
+    """``RuleSet.legal_positions_packed``' bytes as rows of :data:`PACKED_SIZE` int8."""
+    rows: Int8Array = np.frombuffer(data, dtype=np.int8).reshape(-1, PACKED_SIZE)
+    return rows
+
+
+def _from_rows(rows: Int8Array, me: Side, layout: str) -> Boards:
+    """Packed positions (:func:`packed_rows`) seen by ``me``; the borne-off checkers are
+    what is missing from 15."""
+    points = rows[:, :POINTS]
+    bar = rows[:, POINTS:].astype(np.int64)
+    white = np.maximum(points, 0).astype(np.int64)
+    black = np.maximum(-points, 0).astype(np.int64)[:, _BLACK_INDEX[layout]]
+    off = CHECKERS - bar
+    off[:, 0] -= white.sum(axis=1)
+    off[:, 1] -= black.sum(axis=1)
     if me == 0:
         return Boards(white, black, bar, off)
     return Boards(black, white, bar[:, ::-1].copy(), off[:, ::-1].copy())
 
 
-def _sample_positions(rs: RuleSet, count: int = 12) -> list[BoardPosition]:
+def _packed(positions: Sequence[Any], hitting: bool) -> bytes:
+    """The positions' ``points`` (and ``bar`` pairs when ``hitting``) packed as
+    ``RuleSet.legal_positions_packed`` packs them."""
+    if hitting:
+        pack_bar = _PACK_POINTS_BAR
+        return b"".join([pack_bar(*pos.points, *pos.bar) for pos in positions])
+    pack = _PACK_POINTS
+    return b"".join([pack(*pos.points) for pos in positions])
+
+
+def _fast(positions: Sequence[Any], me: Side, layout: str, hitting: bool) -> Boards:
+    """The positions packed into one byte string read by NumPy."""
+    return _from_rows(packed_rows(_packed(positions, hitting)), me, layout)
+
+
+def _sample_positions(rs: RuleSet, count: int = 40, every: int = 4) -> list[BoardPosition]:
+    """Every ``every``-th position of seeded random games, each game's last (finished)
+    one included: checkers borne off and on the bar are in the sample."""
     rng = random.Random(7)
     position = rs.initial()
     found = [position]
     side = 0
     first = [True, True]
+    turn = 0
     while len(found) < count:
         plays = rs.legal_plays(position, side, (rng.randint(1, 6), rng.randint(1, 6)),
                                first[side])
         first[side] = False
         position = rng.choice(plays).position
+        turn += 1
         if rs.outcome(position) is not None:
+            found.append(position)
             position, first = rs.initial(), [True, True]
-        found.append(position)
+        elif turn % every == 0:
+            found.append(position)
         side = 1 - side
     return found
 
@@ -160,11 +197,12 @@ def _fast_layout(rules: str) -> str | None:
     the protocol does, else ``None``."""
     rs = ruleset(rules)
     sample = _sample_positions(rs)
+    hitting = profile(rules).hitting
     if not all(isinstance(getattr(p, "points", None), tuple)
                and len(getattr(p, "points", ())) == POINTS
-               and isinstance(getattr(p, "off", None), tuple) for p in sample):
+               and (not hitting or isinstance(getattr(p, "bar", None), tuple))
+               for p in sample):
         return None
-    hitting = profile(rules).hitting
     for layout in _BLACK_INDEX:
         if all(_same(_fast(sample, me, layout, hitting), _general(sample, me)) for me in (0, 1)):
             return layout
@@ -182,6 +220,33 @@ def boards(rules: str, positions: Sequence[BoardPosition], me: Side) -> Boards:
     if layout is None or not positions:
         return _general(positions, me)
     return _fast(positions, me, layout, profile(rules).hitting)
+
+
+@cache
+def reads_packed(rules: str) -> bool:
+    """Whether :func:`packed_boards` reads ``rules``' ``legal_positions_packed`` exactly
+    as :func:`boards` reads its ``legal_positions``: on sample queries, the bytes are
+    those the fast path (checked by :func:`_fast_layout`) packs from the positions."""
+    rs = ruleset(rules)
+    if _fast_layout(rules) is None or not callable(getattr(rs, "legal_positions_packed",
+                                                           None)):
+        return False
+    hitting = profile(rules).hitting
+    for i, position in enumerate(_sample_positions(rs)):
+        side, rolls = i % 2, [(i % 6 + 1, (5 * i) % 6 + 1), (i % 3 + 1, i % 3 + 1)]
+        for dice, data in zip(rolls, rs.legal_positions_packed(position, side, rolls, False),
+                              strict=True):
+            if data != _packed(rs.legal_positions(position, side, dice, False), hitting):
+                return False
+    return True
+
+
+def packed_boards(rules: str, rows: Int8Array, me: Side) -> Boards:
+    """Packed positions (:func:`packed_rows`; only where :func:`reads_packed`) as arrays
+    seen by ``me``."""
+    layout = _fast_layout(rules)
+    assert layout is not None
+    return _from_rows(rows, me, layout)
 
 
 @cache

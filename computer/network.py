@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .board import POINTS, Boards, FloatArray, Profile, pips
+from .board import POINTS, Boards, FloatArray, IntArray, Profile
 
 __all__ = ["N_INPUTS", "N_OUTPUTS", "OUTPUTS", "FloatArray", "Inputs", "Net", "encode", "equity",
            "flip", "outcome_vector"]
@@ -70,30 +70,72 @@ def outcome_vector(points: int) -> FloatArray:
 _UNITS = np.array([[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 4.0] for n in range(16)],
                   dtype=np.float32)
 _BLOCK = 4 * POINTS + 8
+_DISTANCE = np.arange(1, POINTS + 1)
+_BITS = (2.0 ** np.arange(POINTS)).astype(np.float32)
+"""Bit ``r - 1`` for point ``r``: a boolean row times this is its mask (exact in
+float32: sums of distinct powers of two below 2**24)."""
+# Point r in the opponent's numbering is own point _TO_MINE[...][r - 1] + 1: Long Nardy
+# (R2, r +- 12), the hitting games (H1, 25 - r); as in computer.heuristic.blocks.
+_TO_MINE = {False: np.array([(r + 12 if r <= 12 else r - 12) - 1 for r in range(1, 25)]),
+            True: np.array([24 - r for r in range(1, 25)])}
+
+
+def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
+    """For each 12-bit mask: its longest run of ones, its run up from bit 0 and its run
+    down from bit 11."""
+    longest, up, down = (np.zeros(4096, dtype=np.int64) for _ in range(3))
+    for m in range(4096):
+        bits = [m >> i & 1 for i in range(12)]
+        run = best = 0
+        for bit in bits:
+            run = run + 1 if bit else 0
+            best = max(best, run)
+        longest[m] = best
+        up[m] = next((i for i, bit in enumerate(bits) if not bit), 12)
+        down[m] = next((i for i, bit in enumerate(bits[::-1]) if not bit), 12)
+    return longest, up, down
+
+
+_RUN_LONGEST, _RUN_UP, _RUN_DOWN = _run_tables()
+
+
+def _blocks(counts: IntArray, bar: IntArray, prof: Profile,
+            ) -> tuple[IntArray, IntArray, IntArray]:
+    """:func:`computer.heuristic.blocks` of both sides at once, on bit masks:
+    ``counts`` is ``(n, 2, 24)`` (each side's own points), ``bar`` ``(n, 2)``; each
+    result is ``(n, 2)``, column ``k`` the blocks of side ``k`` against the other."""
+    need = 2 if prof.hitting else 1
+    blocked = ((counts[:, :, _TO_MINE[prof.hitting]] >= need) @ _BITS).astype(np.int64)
+    occupied = ((counts[:, ::-1] > 0) @ _BITS).astype(np.int64)  # the other side's
+    # The other side's rearmost checker: 25 from the bar, else its highest point, else 0.
+    rear = np.frexp(occupied.astype(np.float64))[1].astype(np.int64)
+    rear = np.where(bar[:, ::-1] > 0, 25, rear)
+    ahead = (np.int64(1) << np.maximum(rear - 1, 0)) - 1            # points 1 .. rear - 1
+    near = ahead & ~((np.int64(1) << np.maximum(rear - 7, 0)) - 1)  # rear - 6 .. rear - 1
+    relevant = blocked & ahead
+    low, high = relevant & 0xFFF, relevant >> 12
+    longest = np.maximum(np.maximum(_RUN_LONGEST[low], _RUN_LONGEST[high]),
+                         _RUN_DOWN[low] + _RUN_UP[high])
+    return np.bitwise_count(relevant), np.bitwise_count(blocked & near), longest
 
 
 def encode(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
     """The network inputs of each row of ``b`` (seen by the side that just moved)."""
-    from .heuristic import blocks
-
     n = len(b)
-    x = np.empty((n, N_INPUTS), dtype=np.float32)
-    mine_pips, their_pips = pips(b)
-    sides = ((b.mine, mine_pips, blocks(b, prof)),
-             (b.theirs, their_pips, blocks(b.flipped(), prof)))
-    for k, (counts, side_pips, (relevant, near, longest)) in enumerate(sides):
-        base = k * _BLOCK
-        bar = b.bar[:, k]
-        x[:, base: base + 4 * POINTS] = _UNITS[counts].reshape(n, 4 * POINTS)
-        x[:, base + 96] = bar >= 1
-        x[:, base + 97] = bar / 4.0
-        x[:, base + 98] = b.off[:, k] / 15.0
-        x[:, base + 99] = side_pips / 200.0
-        x[:, base + 100] = (counts[:, 6:].sum(axis=1) == 0) & (bar == 0)
-        x[:, base + 101] = relevant / 6.0
-        x[:, base + 102] = near / 6.0
-        x[:, base + 103] = longest / 6.0
-    return x
+    x = np.empty((n, 2, _BLOCK), dtype=np.float32)
+    counts = np.stack((b.mine, b.theirs), axis=1)  # (n, 2, 24)
+    x[:, :, : 4 * POINTS] = np.take(_UNITS, counts, axis=0).reshape(n, 2, 4 * POINTS)
+    bar, off = b.bar, b.off
+    relevant, near, longest = _blocks(counts, bar, prof)
+    x[:, :, 96] = bar >= 1
+    x[:, :, 97] = bar / 4.0
+    x[:, :, 98] = off / 15.0
+    x[:, :, 99] = (counts @ _DISTANCE + 25 * bar) / 200.0  # pip counts (computer.board.pips)
+    x[:, :, 100] = (counts[:, :, 6:].sum(axis=2) == 0) & (bar == 0)
+    x[:, :, 101] = relevant / 6.0
+    x[:, :, 102] = near / 6.0
+    x[:, :, 103] = longest / 6.0
+    return x.reshape(n, N_INPUTS)
 
 
 def _sigmoid(z: FloatArray) -> FloatArray:

@@ -12,26 +12,56 @@ valued by:
 
 At the root, every legal play is valued at 0-ply; the best ``Filter.keep`` within
 ``Filter.margin`` (in equity) go on to the next ply, and so on
-(:data:`EXPERT_FILTERS`). Legal plays are listed once per decision
-(:meth:`Evaluator.plays` caches them).
+(:data:`EXPERT_FILTERS`).
+
+How it is made fast without changing what it finds (docs/computer.md has the
+timings): the search only needs each roll's distinct resulting positions, never the
+steps, so it asks the engine for those (``RuleSet.legal_positions``, once per query and
+decision: :meth:`Evaluator.positions`), and where only the network reads them (the
+replies of a 1-ply search, the leaves of a 2-ply one) for all 21 rolls of a position at
+once, packed as bytes, without position objects (``RuleSet.legal_positions_packed``);
+a reply that is the best of several opponent rolls is searched once; the network
+reads positions in batches of :data:`BATCH` and each roll's best reply is found for
+all rolls at once; the cyclic garbage collector, which has nothing to find among the
+search's millions of short-lived objects, is paused for a decision (:func:`gc_paused`).
+Only the rounding of the float32 network can differ from a plain search (its batches
+differ); tests/computer/test_search.py checks the choices against one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import groupby
 
 import numpy as np
 
+from games.engine import PACKED_SIZE, BoardPosition, Side
 from games.engine import BoardPlay as Play
-from games.engine import BoardPosition, Side
 
-from .board import FloatArray, boards, profile, ruleset, untouched
+from .board import (
+    Boards,
+    FloatArray,
+    IntArray,
+    boards,
+    packed_boards,
+    packed_rows,
+    profile,
+    reads_packed,
+    ruleset,
+    untouched,
+)
 from .network import N_OUTPUTS, Net, encode, equity, flip, outcome_vector
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
 """The 21 distinct rolls with their probabilities."""
+
+BATCH = 2048
+"""Positions the network reads at a time: big enough for NumPy, small enough for the
+encoding and the hidden layer to stay in the processor's cache."""
 
 
 @dataclass(frozen=True)
@@ -48,13 +78,62 @@ go to 2-ply."""
 
 REPLY_FILTER = 1
 """At 2-ply, how many of the opponent's replies (best by 0-ply) to each roll are
-valued at 1-ply. One keeps a 2-ply decision near a quarter of a second on this machine
-(docs/computer.md has the measurements)."""
+valued at 1-ply (docs/computer.md has the measurements)."""
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for the block (and back on after it if it was
+    on). A search builds millions of small objects with no reference cycles among them,
+    all freed by reference counting; the collector's passes over them cost about a
+    sixth of a 2-ply decision and find nothing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _starts(sizes: IntArray) -> IntArray:
+    """Where each of consecutive groups of ``sizes`` starts."""
+    starts = np.zeros(len(sizes), dtype=np.int64)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    return starts
+
+
+def group_argmax(values: FloatArray, sizes: IntArray) -> IntArray:
+    """For consecutive groups of ``sizes`` (each at least 1) of ``values``: the index
+    (into ``values``) of each group's first largest value, as ``np.argmax`` per group."""
+    starts = _starts(sizes)
+    top = np.maximum.reduceat(values, starts)
+    index = np.arange(len(values))
+    at_top = np.where(values == np.repeat(top, sizes), index, len(values))
+    best: IntArray = np.minimum.reduceat(at_top, starts)
+    return best
+
+
+def group_top(values: FloatArray, sizes: IntArray, keep: int) -> tuple[IntArray, IntArray]:
+    """For consecutive groups of ``sizes`` of ``values``: the indices of each group's
+    best ``keep`` (highest first, the earlier of equals first, as a stable sort of
+    ``-values`` per group) and how many each group kept."""
+    if keep == 1:
+        return group_argmax(values, sizes), np.ones(len(sizes), dtype=np.int64)
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    order = np.lexsort((-values, group))  # stable: equal values keep their order
+    rank = np.arange(len(values)) - _starts(sizes)[group[order]]
+    kept: IntArray = order[rank < keep]
+    return kept, np.minimum(sizes, keep)
+
+
+Query = tuple[BoardPosition, Side, tuple[int, int], bool]
+"""A legal-positions query: position, side to move, dice, first turn."""
 
 
 class Evaluator:
-    """The network's estimates for positions of one rule set, with a per-decision cache
-    of legal plays."""
+    """The network's estimates for positions of one rule set, with per-decision caches
+    of legal positions and of their 0-ply estimates."""
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER) -> None:
         self.rules = rules
@@ -62,18 +141,22 @@ class Evaluator:
         self.profile = profile(rules)
         self.net = net
         self.reply_filter = reply_filter
-        self._plays: dict[tuple[BoardPosition, Side, tuple[int, int], bool], Sequence[Play]] = {}
+        self._positions: dict[Query, Sequence[BoardPosition]] = {}
+        self._values: dict[Query, FloatArray] = {}
 
     def clear(self) -> None:
-        self._plays.clear()
+        self._positions.clear()
+        self._values.clear()
 
-    def plays(self, position: BoardPosition, side: Side, dice: tuple[int, int],
-              first_turn: bool) -> Sequence[Play]:
+    def positions(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+                  first_turn: bool) -> Sequence[BoardPosition]:
+        """The distinct results of ``side``'s legal plays (``RuleSet.legal_positions``),
+        listed once per query and evaluator."""
         key = (position, side, dice, first_turn)
-        found = self._plays.get(key)
+        found = self._positions.get(key)
         if found is None:
-            found = self.rs.legal_plays(position, side, dice, first_turn)
-            self._plays[key] = found
+            found = self.rs.legal_positions(position, side, dice, first_turn)
+            self._positions[key] = found
         return found
 
     # -- 0-ply ----------------------------------------------------------------
@@ -81,86 +164,134 @@ class Evaluator:
     def static(self, positions: Sequence[BoardPosition], me: Side) -> FloatArray:
         """0-ply estimates (:data:`~computer.network.OUTPUTS`) of positions ``me`` has
         just moved to, from ``me``'s side; finished games get their exact result."""
-        if not positions:
-            return np.zeros((0, N_OUTPUTS))
-        b = boards(self.rules, positions, me)
+        probs = np.zeros((len(positions), N_OUTPUTS))
+        for lo in range(0, len(positions), BATCH):
+            chunk = positions[lo: lo + BATCH]
+            probs[lo: lo + BATCH], done = self._network(boards(self.rules, chunk, me))
+            for i in done:
+                self._exact(probs, lo + i, chunk[i], me)
+        return probs
+
+    def _results_packed(self, queries: Sequence[Query]) -> tuple[FloatArray, IntArray]:
+        """:meth:`results` read packed (``RuleSet.legal_positions_packed``): no position
+        objects, except a finished game's, listed again to read its result."""
+        packed = self.rs.legal_positions_packed
+        data: list[bytes] = []
+        # One position's rolls in one call: they share work in the engine.
+        for (position, side, first), group in groupby(queries, lambda q: (q[0], q[1], q[3])):
+            data += packed(position, side, [dice for _, _, dice, _ in group], first)
+        sizes = np.array([len(d) // PACKED_SIZE for d in data], dtype=np.int64)
+        starts = _starts(sizes)
+        rows = packed_rows(b"".join(data))
+        mover = queries[0][1]
+        probs = np.zeros((len(rows), N_OUTPUTS))
+        for lo in range(0, len(rows), BATCH):
+            chunk = packed_boards(self.rules, rows[lo: lo + BATCH], mover)
+            probs[lo: lo + BATCH], done = self._network(chunk)
+            for i in done:
+                row = lo + i
+                k = int(np.searchsorted(starts, row, side="right")) - 1
+                position = self.positions(*queries[k])[row - int(starts[k])]
+                self._exact(probs, row, position, mover)
+        return probs, sizes
+
+    def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
+        """The network's estimates of ``b``'s rows and the rows where the game may be
+        over (the side that moved has borne off 15, or has all 15 home in ``nard``)."""
         probs = self.net.forward(encode(b, self.profile))
         if self.profile.bears_off:
             done = np.flatnonzero(b.off[:, 0] == 15)
         else:
             done = np.flatnonzero((b.mine[:, 6:].sum(axis=1) == 0) & (b.bar[:, 0] == 0))
-        for i in done:
-            outcome = self.rs.outcome(positions[int(i)])
-            if outcome is not None:
-                probs[i] = outcome_vector(outcome.points)
-        return probs
+        return probs, [int(i) for i in done]
 
-    def finished(self, positions: Sequence[BoardPosition]) -> list[bool]:
-        return [self.rs.outcome(p) is not None for p in positions]
+    def _exact(self, probs: FloatArray, row: int, position: BoardPosition, me: Side) -> None:
+        """``probs[row]`` := the exact result of ``position`` if its game is over."""
+        outcome = self.rs.outcome(position)
+        if outcome is not None:
+            won = outcome_vector(outcome.points)
+            probs[row] = won if outcome.winner == me else flip(won)
+
+    def results(self, queries: Sequence[Query], packed: bool = False,
+                ) -> tuple[FloatArray, IntArray]:
+        """The 0-ply estimates of the results of ``queries`` (all of one side, from its
+        side), one query's after the other, and how many each query has. ``packed``:
+        nothing but these estimates is wanted (no position objects, nothing kept);
+        else each query's estimates are kept for the decision."""
+        if not queries:
+            return np.zeros((0, N_OUTPUTS)), np.zeros(0, dtype=np.int64)
+        if packed and reads_packed(self.rules):
+            return self._results_packed(queries)
+        values = self._values
+        todo = [query for query in dict.fromkeys(queries) if query not in values]
+        if todo:
+            found = [self.positions(*query) for query in todo]
+            probs = self.static([p for f in found for p in f], queries[0][1])
+            start = 0
+            for query, f in zip(todo, found, strict=True):
+                values[query] = probs[start: start + len(f)]
+                start += len(f)
+        parts = [values[query] for query in queries]
+        return np.concatenate(parts), np.array([len(v) for v in parts], dtype=np.int64)
 
     # -- deeper plies -----------------------------------------------------------
 
-    def _replies(self, positions: Sequence[BoardPosition], mover: Side,
-                 ) -> tuple[list[tuple[int, float, Sequence[Play]]], list[bool]]:
-        """For each position (``mover`` to roll) and roll: (row, weight, plays)."""
-        done = self.finished(positions)
-        todo = [i for i, d in enumerate(done) if not d]
+    def _to_roll(self, positions: Sequence[BoardPosition], mover: Side,
+                 ) -> tuple[list[int], list[Query]]:
+        """The rows of ``positions`` (``mover`` to roll) whose game goes on, and the
+        queries of ``mover``'s rolls from them: per row, one for each of :data:`ROLLS`
+        in order."""
+        todo = [i for i, p in enumerate(positions) if self.rs.outcome(p) is None]
         fresh = untouched(self.rules, boards(self.rules, [positions[i] for i in todo], mover))
-        items = []
-        for i, first in zip(todo, fresh, strict=True):
-            for dice, weight in ROLLS:
-                items.append((i, weight, self.plays(positions[i], mover, dice, bool(first))))
-        return items, done
+        queries = [(positions[i], mover, dice, bool(first))
+                   for i, first in zip(todo, fresh, strict=True) for dice, _ in ROLLS]
+        return todo, queries
 
-    def one_ply(self, positions: Sequence[BoardPosition], me: Side) -> FloatArray:
-        """1-ply estimates of positions ``me`` has just moved to, from ``me``'s side."""
-        them = 1 - me
-        result = self.static(positions, me)
-        items, done = self._replies(positions, them)
-        if not items:
-            return result
-        flat = [play.position for _, _, plays in items for play in plays]
-        probs = self.static(flat, them)
-        eq = equity(probs)
-        totals = np.zeros((len(positions), N_OUTPUTS))
-        start = 0
-        for row, weight, plays in items:
-            end = start + len(plays)
-            best = start + int(np.argmax(eq[start:end]))
-            totals[row] += weight * probs[best]
-            start = end
-        for i, d in enumerate(done):
-            if not d:
-                result[i] = flip(totals[i])
+    @staticmethod
+    def _average(rows: int, best: FloatArray) -> FloatArray:
+        """Per row, the roll-weighted sum of ``best`` (``rows * 21`` estimates, a row's
+        rolls consecutive in :data:`ROLLS` order), added roll by roll."""
+        per_roll = best.reshape(rows, len(ROLLS), N_OUTPUTS)
+        totals = np.zeros((rows, N_OUTPUTS))
+        for k, (_, weight) in enumerate(ROLLS):
+            totals += weight * per_roll[:, k]
+        return totals
+
+    def _finished(self, positions: Sequence[BoardPosition], me: Side) -> FloatArray:
+        """Finished games' exact results; zeros for the others (the caller's to fill)."""
+        result = np.zeros((len(positions), N_OUTPUTS))
+        for i, position in enumerate(positions):
+            self._exact(result, i, position, me)
+        return result
+
+    def one_ply(self, positions: Sequence[BoardPosition], me: Side,
+                packed: bool = True) -> FloatArray:
+        """1-ply estimates of positions ``me`` has just moved to, from ``me``'s side.
+        ``packed=False`` keeps the replies' estimates for a :meth:`two_ply` to follow."""
+        result = self._finished(positions, me)
+        todo, queries = self._to_roll(positions, 1 - me)
+        if todo:
+            probs, sizes = self.results(queries, packed)
+            best = probs[group_argmax(equity(probs), sizes)]
+            result[todo] = flip(self._average(len(todo), best))
         return result
 
     def two_ply(self, positions: Sequence[BoardPosition], me: Side) -> FloatArray:
         """2-ply estimates of positions ``me`` has just moved to, from ``me``'s side."""
         them = 1 - me
-        result = self.static(positions, me)
-        items, done = self._replies(positions, them)
-        if not items:
+        result = self._finished(positions, me)
+        todo, queries = self._to_roll(positions, them)
+        if not todo:
             return result
-        flat = [play.position for _, _, plays in items for play in plays]
-        eq = equity(self.static(flat, them))
-        chosen: list[BoardPosition] = []
-        groups: list[tuple[int, float, int, int]] = []
-        start = 0
-        for row, weight, plays in items:
-            end = start + len(plays)
-            order = np.argsort(-eq[start:end], kind="stable")[: self.reply_filter]
-            groups.append((row, weight, len(chosen), len(chosen) + len(order)))
-            chosen += [flat[start + int(k)] for k in order]
-            start = end
-        deep = self.one_ply(chosen, them)
-        deep_eq = equity(deep)
-        totals = np.zeros((len(positions), N_OUTPUTS))
-        for row, weight, lo, hi in groups:
-            best = lo + int(np.argmax(deep_eq[lo:hi]))
-            totals[row] += weight * deep[best]
-        for i, d in enumerate(done):
-            if not d:
-                result[i] = flip(totals[i])
+        probs, sizes = self.results(queries)
+        kept, counts = group_top(equity(probs), sizes, self.reply_filter)
+        flat = [p for query in queries for p in self.positions(*query)]
+        # The same reply may be the best of several rolls: each distinct one searched once.
+        index: dict[BoardPosition, int] = {}
+        which = np.array([index.setdefault(flat[int(k)], len(index)) for k in kept])
+        deep = self.one_ply(list(index), them)[which]
+        best = deep[group_argmax(equity(deep), counts)]
+        result[todo] = flip(self._average(len(todo), best))
         return result
 
     # -- the root -----------------------------------------------------------------
@@ -171,6 +302,14 @@ class Evaluator:
         ``filters`` between plies; the first of equals."""
         if len(plays) == 1:
             return 0
+        with gc_paused():
+            try:
+                return self._best(plays, me, plies, filters)
+            finally:
+                self.clear()  # freed now: the collector would scan them all on its return
+
+    def _best(self, plays: Sequence[Play], me: Side, plies: int,
+              filters: Sequence[Filter]) -> int:
         candidates = np.arange(len(plays))
         positions = [p.position for p in plays]
         values = equity(self.static(positions, me))
@@ -184,7 +323,10 @@ class Evaluator:
             if len(candidates) == 1:
                 return int(candidates[0])
             subset = [positions[int(i)] for i in candidates]
-            deeper = self.one_ply(subset, me) if ply == 1 else self.two_ply(subset, me)
+            if ply == 1:
+                deeper = self.one_ply(subset, me, packed=plies == 1)
+            else:
+                deeper = self.two_ply(subset, me)
             values = equity(deeper)
         return int(candidates[int(np.argmax(values))])
 
@@ -195,9 +337,7 @@ class Evaluator:
         rolls, each with its best play by 0-ply."""
         if plies == 0:
             return flip(self.static([position], 1 - side)[0])
-        totals = np.zeros(N_OUTPUTS)
-        for dice, weight in ROLLS:
-            plays = self.plays(position, side, dice, first_turn)
-            probs = self.static([p.position for p in plays], side)
-            totals += weight * probs[int(np.argmax(equity(probs)))]
+        probs, sizes = self.results([(position, side, dice, first_turn) for dice, _ in ROLLS],
+                                    packed=True)
+        totals: FloatArray = self._average(1, probs[group_argmax(equity(probs), sizes)])[0]
         return totals
