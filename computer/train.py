@@ -31,13 +31,28 @@ import numpy as np
 from .board import boards, profile, ruleset
 from .levels import WEIGHTS_DIR, picker
 from .match import first_dice, play_game
-from .network import FloatArray, Inputs, Net, encode, equity, flip, outcome_vector
+from .network import (
+    N_INPUTS,
+    N_OUTPUTS,
+    FloatArray,
+    Inputs,
+    Net,
+    encode,
+    equity,
+    flip,
+    outcome_vector,
+)
 
 
 def self_play(rules: str, net: Net, rng: random.Random, lam: float,
               max_turns: int = 2_000) -> tuple[Inputs, FloatArray, int]:
     """One greedy self-play game: the inputs of the positions moved to (the last, which
-    ends the game, excluded), their λ-return targets, and the number of turns."""
+    ends the game, excluded), their λ-return targets, and the number of turns.
+
+    A game still without a result after ``max_turns`` turns gives no rows: it is
+    abandoned, since it has no result to learn from. (An untrained network can play
+    such games in the hitting games: both sides hit and re-enter forever, never bearing
+    in; one seed of 16 hidden units in backgammon does.)"""
     rs = ruleset(rules)
     prof = profile(rules)
     side = rng.randrange(2)
@@ -49,19 +64,19 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
     for turn in range(1, max_turns + 1):
         dice = first_dice(rng, played_opening) if turn == 1 else (rng.randint(1, 6),
                                                                    rng.randint(1, 6))
-        plays = rs.legal_plays(position, side, dice, first[side])
+        results = rs.legal_positions(position, side, dice, first[side])
         first[side] = False
-        b = boards(rules, [p.position for p in plays], side)
+        b = boards(rules, results, side)
         x = encode(b, prof)
         probs = net.forward(x)
         ended = b.off[:, 0] == 15 if prof.bears_off else (
             (b.mine[:, 6:].sum(axis=1) == 0) & (b.bar[:, 0] == 0))
         for i in np.flatnonzero(ended):
-            outcome = rs.outcome(plays[int(i)].position)
+            outcome = rs.outcome(results[int(i)])
             if outcome is not None:
                 probs[i] = outcome_vector(outcome.points)
         best = int(np.argmax(equity(probs)))
-        position = plays[best].position
+        position = results[best]
         outcome = rs.outcome(position)
         if outcome is not None:
             final = outcome_vector(outcome.points)
@@ -69,7 +84,7 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
         inputs.append(x[best])
         values.append(probs[best])
         side = 1 - side
-    raise RuntimeError(f"self-play game without a result after {max_turns} turns")
+    return np.empty((0, N_INPUTS), dtype=np.float32), np.empty((0, N_OUTPUTS)), max_turns
 
 
 def _targets(inputs: list[Inputs], values: list[FloatArray], final: FloatArray,
@@ -116,9 +131,11 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
     planned = games
     turns = 0
     loss = 0.0
+    abandoned = 0
     for game in range(1, games + 1):
         x, target, n_turns = self_play(rules, net, rng, lam)
         turns += n_turns
+        abandoned += not len(x)
         step = rate + (final_rate - rate) * (game - 1) / max(games - 1, 1)
         if len(x):
             loss += net.train_step(x, target, step) / len(x)
@@ -128,6 +145,8 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
             line = (f"games={game} elapsed={elapsed:.0f}s games/s={game / elapsed:.1f} "
                     f"turns/game={turns / done:.1f} loss/position={loss / done:.4f} "
                     f"rate={step:.4f}")
+            if abandoned:
+                line += f" abandoned={abandoned}"
             if eval_games:
                 share = score_against(rules, net, "heuristic", eval_games, seed + game)
                 line += f" vs_heuristic_0ply={share:.3f}"
@@ -135,6 +154,7 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
             lines.append(line)
             turns = 0
             loss = 0.0
+            abandoned = 0
             if checkpoint is not None:
                 net.meta.update({"games": str(game)})
                 checkpoint(net, game)

@@ -91,3 +91,18 @@ def test_self_play_game_gives_one_training_row_per_turn_but_the_last():
     x, target, turns = self_play("long_nardy", net, random.Random(4), 0.7)
     assert x.shape == (turns - 1, N_INPUTS) and target.shape == (turns - 1, N_OUTPUTS)
     assert ((target >= 0) & (target <= 1)).all()
+
+
+def test_a_self_play_game_without_a_result_is_abandoned_not_an_error(monkeypatch):
+    """Cut at 5 turns (no game of any rule set ends that soon), the game gives no
+    training rows, and the training run carries on and says how many it abandoned."""
+    from computer.train import train
+
+    net = Net.create(8, np.random.default_rng(1))
+    x, target, turns = self_play("backgammon", net, random.Random(4), 0.7, max_turns=5)
+    assert (x.shape, target.shape, turns) == ((0, N_INPUTS), (0, N_OUTPUTS), 5)
+    log: list[str] = []
+    monkeypatch.setattr("computer.train.self_play",
+                        lambda *a, **k: self_play(*a, **k, max_turns=5))
+    train("backgammon", 3, seed=2, hidden=8, report=3, eval_games=0, log=log)
+    assert log[-1].endswith("abandoned=3"), log
