@@ -25,6 +25,7 @@ import re
 from typing import Final
 
 from .errors import NotationError
+from .types import BLACK, SIDE_NAMES, WHITE
 
 POSITION_PREFIX: Final = "P1-"
 TURN_PREFIX: Final = "T1-"
@@ -87,8 +88,8 @@ def _pack_points(points: tuple[int, ...]) -> int:
 def _unpack_points(value: int, what: str) -> tuple[int, ...]:
     points = [0] * 24
     pos = _POSITION_BITS - 1
-    for side_sign, index_of, name in ((1, range(24), "white"),
-                                      (-1, _BLACK_TO_WHITE, "black")):
+    for side_sign, index_of, name in ((1, range(24), SIDE_NAMES[WHITE]),
+                                      (-1, _BLACK_TO_WHITE, SIDE_NAMES[BLACK])):
         total = 0
         for point, i in enumerate(index_of, start=1):
             n = 0

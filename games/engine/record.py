@@ -44,7 +44,7 @@ from typing import Any, Final
 from .errors import EngineError, NotationError
 from .moves import PASS_TEXT, Step
 from .outcome import RESULT_POINTS
-from .types import Side, parse_side
+from .types import Side, other, parse_side, side_name
 
 _TITLE_NAMES: Final = {"long_nardy": "Long Nardy", "short_nardy": "Short nardy",
                        "backgammon": "Backgammon", "nard": "Nard"}
@@ -427,6 +427,6 @@ def _offer_lines(offer: Mapping[str, Any]) -> list[str]:
     """``white offers 2`` and its answer, if any (S2-S4)."""
     lines = [f"{offer['by']} offers {offer['stake']}"]
     if offer.get("answer"):
-        answerer = "black" if offer["by"] == "white" else "white"
+        answerer = side_name(other(parse_side(offer["by"])))
         lines.append(f"{answerer} {'accepts' if offer['answer'] == 'accept' else 'refuses'}")
     return lines
