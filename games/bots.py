@@ -30,8 +30,8 @@ from django.db.models import Q
 
 import computer
 from accounts.models import User
-from games import opponents, selectors, services, store
-from games.engine import BLACK, WHITE, Side, Step
+from games import opponents, presence, selectors, services, store
+from games.engine import BLACK, WHITE, Side, Step, other
 from games.exceptions import NotYourTurn, VersionConflict, WrongPhase
 from games.models import Event, GamePhase, Match, MatchStatus, color_of, side_of
 
@@ -108,6 +108,8 @@ def decide(match: Match, seat: Seat) -> Decision | None:
     rng = random.Random(f"{match.pk}:{match.version}")  # a job run again decides the same
     if phase == OFFER_PHASE:
         offer = state.get("offer") or {}
+        if _refusal_loses_the_match(match, seat.side, int(state.get("stake") or 1)):
+            return Decision(seat, "accept")
         accept = computer.stake_decision(
             match.rules, _level_for(match, seat), game.position, seat.side,
             question="accept", stake=int(state.get("stake") or 1),
@@ -115,13 +117,14 @@ def decide(match: Match, seat: Seat) -> Decision | None:
             mars=_mars_counts(match), rng=rng)
         return Decision(seat, "accept" if accept else "refuse")
     if phase == GamePhase.ROLL:
-        if _may_offer(state, seat.side):
-            stake = int(state.get("stake") or 1)
-            if computer.stake_decision(
+        stake = int(state.get("stake") or 1)
+        if (_may_offer(state, seat.side)
+                and not _a_win_takes_the_match(match, seat.side, stake)
+                and computer.stake_decision(
                     match.rules, _level_for(match, seat), game.position, seat.side,
                     question="offer", stake=stake, next_stake=_next_stake(match, stake),
-                    mars=_mars_counts(match), first_turn=game.first_turn(seat.side), rng=rng):
-                return Decision(seat, "offer")
+                    mars=_mars_counts(match), first_turn=game.first_turn(seat.side), rng=rng)):
+            return Decision(seat, "offer")
         return Decision(seat, "roll")
     if phase == GamePhase.MOVE:
         turn = game.turn_state()
@@ -136,6 +139,18 @@ def _level_for(match: Match, seat: Seat) -> str:
     """The seat's level, or the hand-written one where the rule set lacks it (a level's
     weights taken away after its matches began)."""
     return seat.level if seat.level in opponents.levels(match.rules) else "heuristic"
+
+
+def _a_win_takes_the_match(match: Match, side: Side, stake: int) -> bool:
+    """A single win at ``stake`` already gives ``side`` the match: a raise cannot gain it
+    anything and would only give the opponent more to win (the cube is dead for it)."""
+    return stake >= match.length - match.score(side)
+
+
+def _refusal_loses_the_match(match: Match, side: Side, stake: int) -> bool:
+    """Refusing (S4: the opponent scores ``stake``) would end the match against ``side``:
+    playing on at the higher stake can only be better."""
+    return stake >= match.length - match.score(other(side))
 
 
 def _may_offer(state: Mapping[str, Any], side: Side) -> bool:
@@ -158,6 +173,7 @@ def perform(match: Match, decision: Decision) -> None:
     """Do ``decision`` through the services, at the version it was decided on. Raises what
     the services raise (``version_conflict`` when the match moved on meanwhile)."""
     user, version = decision.seat.user, match.version
+    presence.always(user.pk)
     kind = decision.kind
     if kind == "join":
         services.match_join(match_id=match.pk, user=user, expected_version=version)

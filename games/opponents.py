@@ -15,7 +15,7 @@ from typing import Any
 import computer
 from accounts.models import User
 from accounts.services import bot_account
-from games import shapes
+from games import presence, shapes
 from games.engine import RULESETS
 from games.exceptions import InvalidRequest
 from games.models import Rules
@@ -50,7 +50,9 @@ def computer_account(*, level: str, rules: str) -> User:
         raise InvalidRequest(
             f"No computer level {level!r} for {rules}.",
             details={"computer": [f"Must be one of {', '.join(known)}."]})
-    return bot_account(username=account_name(level), display_name=f"Computer ({level})")
+    account = bot_account(username=account_name(level), display_name=f"Computer ({level})")
+    presence.always(account.pk)
+    return account
 
 
 def level_of(user: Any) -> str | None:

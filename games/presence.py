@@ -6,7 +6,7 @@ key per user holding a timestamp (the project's cache: Redis, or the database ca
 nothing is written to the game tables; it is written again only when the stored mark is
 older than ``REFRESH_SECONDS``, so a busy player costs one cache read per request and a
 write at most every 15 s. Streams (``live/``) call :func:`seen` when they open and as
-they keep the connection alive.
+they keep the connection alive. The built-in computer is always present (:func:`always`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,18 @@ def seen(user_id: int) -> None:
     last = cache.get(_key(user_id))
     if last is None or now - last >= REFRESH_SECONDS:
         cache.set(_key(user_id), now, timeout=PRESENCE_SECONDS + REFRESH_SECONDS)
+
+
+ALWAYS: Final = 2.0 ** 62
+"""The mark of an account that is always there (the built-in computer): a time far ahead."""
+
+
+def always(user_id: int) -> None:
+    """Mark ``user_id`` as present from now on: the built-in computer, which answers within
+    a second whenever the task queue runs (marked when its account is used, and again at
+    each of its actions, so a cleared cache heals itself)."""
+    if cache.get(_key(user_id)) != ALWAYS:
+        cache.set(_key(user_id), ALWAYS, timeout=None)
 
 
 def online(user_ids: Iterable[int | None]) -> dict[int, bool]:

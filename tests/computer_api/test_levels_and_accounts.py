@@ -162,3 +162,20 @@ def _robo_acts(robo: Any, match_id: int) -> None:
         robo.ok(match_id, "roll")
     elif state["turn"] == "black" and state["phase"] == "move":
         robo.ok(match_id, "moves", {"steps": state["legal_steps"][:1]})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_computer_is_always_present(immediate_tasks: None, alice: Any,
+                                        seeded_dice: list[int]) -> None:
+    """state.presence (issue 17): the computer answers whenever the task queue runs, so
+    it shows as present from the match's creation on, and after its actions."""
+    from django.core.cache import cache
+
+    seeded_dice.extend([6, 1])  # the computer's roll-off die, then Alice's: it starts
+    created = alice.create(computer="random", length=1, color="white")
+    assert created.status_code == 201, created.content
+    assert created.json()["state"]["presence"] == {"white": True, "black": True}
+    cache.clear()  # the marks are gone (a restarted cache): its next action marks it again
+    match_id = created.json()["id"]
+    alice.ok(match_id, "roll")  # the roll-off: the computer won it and plays at once
+    assert alice.get(match_id)["state"]["presence"]["black"] is True
