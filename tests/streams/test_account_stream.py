@@ -66,17 +66,23 @@ def test_on_connect_what_waits_now(alice: Any, bob: Any, scripted_dice: Any) -> 
     assert got[1][1]["phase"] == "roll" and got[1][1]["color"] == "white"
 
 
-def test_on_connect_an_offer_waiting_for_an_answer(alice: Any, bob: Any,
-                                                  scripted_dice: Any) -> None:
-    """A stream that (re)connects while an offer waits hears it again, with the data
-    the live ``offer`` item had; the offering side hears nothing for that match."""
-    created = alice.create(length=3, opponent="bob", color="white", stakes="cube")
+def _cube_match_white_to_offer(alice: Any, bob: Any, scripted_dice: Any, **options: Any) -> int:
+    """A 3-point cube match, Alice White, Bob joined, White to roll and free to offer."""
+    created = alice.create(length=3, opponent="bob", color="white", stakes="cube", **options)
     assert created.status_code == 201, created.content
-    match_id = created.json()["id"]
+    match_id: int = created.json()["id"]
     bob.ok(match_id, "join")
     scripted_dice(6, 1)
     alice.ok(match_id, "roll")
     bob.ok(match_id, "roll")  # White starts and may offer before rolling (S2, S3)
+    return match_id
+
+
+def test_on_connect_an_offer_waiting_for_an_answer(alice: Any, bob: Any,
+                                                  scripted_dice: Any) -> None:
+    """A stream that (re)connects while an offer waits hears it again, with the data
+    the live ``offer`` item had; the offering side hears nothing for that match."""
+    match_id = _cube_match_white_to_offer(alice, bob, scripted_dice)
     version = alice.ok(match_id, "offer")["version"]
     keys = token_of(bob.user), token_of(alice.user)
 
@@ -129,14 +135,7 @@ def test_an_offer_and_a_deadline_warning_reach_the_account_that_must_act(
     from games import services
     from games.models import Match
 
-    created = alice.create(length=3, opponent="bob", color="white", stakes="cube",
-                           turn_seconds=3600)
-    assert created.status_code == 201, created.content
-    match_id = created.json()["id"]
-    bob.ok(match_id, "join")
-    scripted_dice(6, 1)
-    alice.ok(match_id, "roll")
-    bob.ok(match_id, "roll")  # White starts and may offer before rolling (S2, S3)
+    match_id = _cube_match_white_to_offer(alice, bob, scripted_dice, turn_seconds=3600)
     key = token_of(bob.user)
 
     async def scenario() -> list[tuple[str, dict[str, Any]]]:
