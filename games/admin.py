@@ -338,6 +338,22 @@ def _offer_row(offer: dict[str, Any]) -> dict[str, Any]:
             "pass_text": "", "position_after": "", "in_progress": False}
 
 
+HEAD_RULES = frozenset({"long_nardy"})
+"""The rule sets with heads (R2: the opponent's head is our 12); the others are hitting
+games, numbered as backgammon is (H1: the opponent's point q is our 25 − q)."""
+
+
+def board_note(rules: str) -> str:
+    """How the admin's board is numbered, in the words of the match's rule set."""
+    if rules in HEAD_RULES:
+        return ("Drawn in White's numbering: White's head (24) at the top right, White's "
+                "home (1–6) at the bottom right; Black's head is White's 12.")
+    return ("Drawn in White's numbering: White's 24 at the top right, White's home (1–6) "
+            "at the bottom right; Black's point q is White's 25 − q, so Black's home is "
+            "White's 19–24 (top right). Checkers on the bar stand on the middle strip: "
+            "White's in the top half, Black's in the bottom half.")
+
+
 def history_context(game: Game, shown: str | None) -> dict[str, Any]:
     """The history table's rows and the board to draw (after turn ``shown``, or now)."""
     turns = list(game.turn_records.order_by("number"))
@@ -381,6 +397,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
     return {
         "history_rows": rows,
         "board_caption": caption,
+        "board_note": board_note(game.match.rules),
         "board_svg": mark_safe(board_svg(position, caption=caption)),  # built from numbers only
         "board_position_id": position.to_id(),
         "board_off": {"white": position.off_of(WHITE), "black": position.off_of(BLACK)},
