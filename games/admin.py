@@ -333,7 +333,7 @@ def _offer_row(offer: dict[str, Any]) -> dict[str, Any]:
     """A history row for an offer and its answer (S2-S4), between the turns."""
     answer = {"accept": "accepted", "refuse": "refused"}.get(offer.get("answer") or "",
                                                              "not answered")
-    return {"number": "", "side": offer["by"], "dice": "",
+    return {"kind": "offer", "number": "", "side": offer["by"], "dice": "",
             "notation": f"offers {offer['stake']} — {answer}", "pass_reason": "",
             "pass_text": "", "position_after": "", "in_progress": False}
 
@@ -363,6 +363,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         while offers and offers[0]["before_turn"] <= turn.number:
             rows.append(_offer_row(offers.pop(0)))
         rows.append({
+            "kind": "turn",
             "number": turn.number,
             "side": turn.side,
             "dice": "-".join(str(d) for d in turn.dice),
@@ -374,7 +375,8 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         })
     rows += [_offer_row(offer) for offer in offers]  # after the last turn: refused or waiting
     if game.end_reason in ("claimed", "abandoned"):
-        rows.append({"number": "", "side": color_of(other(side_of(game.winner))),
+        rows.append({"kind": "note", "number": "",
+                     "side": color_of(other(side_of(game.winner))),
                      "dice": "", "notation": f"{game.get_end_reason_display().lower()} "
                                              "(the clock)", "pass_reason": "",
                      "pass_text": "", "position_after": "", "in_progress": False})
@@ -396,6 +398,10 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
         row["selected"] = row["number"] == selected
     return {
         "history_rows": rows,
+        # Turns are turns: the offers and their answers are lines of their own (S2-S4),
+        # counted apart, so the heading agrees with the game's "Turns".
+        "history_turns": len(turns),
+        "history_offers": len(game.offers),
         "board_caption": caption,
         "board_note": board_note(game.match.rules),
         "board_svg": mark_safe(board_svg(position, caption=caption)),  # built from numbers only

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -53,3 +54,26 @@ def test_the_admin_shows_the_clock_and_an_abandonment(admin_client, alice, bob, 
     html = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert "abandoned (the clock)" in html
     assert Match.objects.get(pk=match_id).status == "finished"
+
+
+def test_the_history_counts_turns_as_turns_and_offers_apart(admin_client, alice, bob,
+                                                            scripted_dice):
+    """Offers and answers are lines of their own, not turns: the heading's count is the
+    game's "Turns"."""
+    match_id = _match(alice, bob, scripted_dice, stakes="cube")
+    alice.ok(match_id, "offer")
+    bob.ok(match_id, "accept")
+    scripted_dice(6, 5)
+    alice.ok(match_id, "roll")
+    alice.ok(match_id, "moves", {"steps": [{"from": 24, "to": 18}, {"from": 18, "to": 13}]})
+    bob.ok(match_id, "offer")
+    alice.ok(match_id, "refuse")
+    game = Game.objects.get(match_id=match_id, number=1)
+    assert game.turns == 1 and len(game.offers) == 2
+    html = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "Move history (1 turn, 2 offers)" in html
+    turns_field = re.search(r'field-turns.*?<div class="readonly">(\d+)</div>', html, re.S)
+    assert turns_field and turns_field.group(1) == "1"
+    rows = re.findall(r'<tr class="(\w+) [^"]*"', html)
+    assert rows == ["offer", "turn", "offer"]
+    assert len(re.findall(r'data-turn="\d+"', html)) == game.turns
