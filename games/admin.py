@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -22,7 +23,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
-from games import services
+from games import opponents, services
 from games.board_svg import board_svg
 from games.engine import BLACK, WHITE, EngineError, other
 from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, color_of, side_of
@@ -134,6 +135,28 @@ class LengthFilter(admin.SimpleListFilter):
         return queryset.filter(length=length) if length is not None else queryset
 
 
+class GameForm(forms.ModelForm):
+    """Only for the help texts of the game page, in the staff's words."""
+
+    class Meta:
+        model = Game
+        fields = "__all__"
+        help_texts = {
+            "stake": "The game's stake: a single game is worth this many points.",
+            "stake_holder": "Who alone may raise the stake next (blank: either side).",
+            "offer_by": "The side whose offer to raise the stake waits for an answer.",
+            "offers": "The game's offers in order: before which turn, by whom, the stake "
+                      "offered and the answer (accept, refuse, or none while it waits).",
+        }
+
+
+class TurnForm(forms.ModelForm):
+    class Meta:
+        model = Turn
+        fields = "__all__"
+        help_texts = {"pass_reason": "Why the rest of the turn passed."}
+
+
 class GameInline(ReadOnlyHistoryMixin, admin.TabularInline):
     """The match's games, each linking to its move-by-move page (read-only history)."""
 
@@ -142,18 +165,19 @@ class GameInline(ReadOnlyHistoryMixin, admin.TabularInline):
     can_delete = False
     show_change_link = False
     ordering = ("number",)
-    fields = ("game_link", "starter", "winner", "points_won", "mars_mark", "result",
+    fields = ("game_link", "starter", "winner", "stake", "points_won", "result_text",
               "end_reason", "turns")
     readonly_fields = fields
     verbose_name_plural = "games"
+    form = GameForm
 
     @admin.display(description="game")
     def game_link(self, game: Game) -> str:
         return format_html('<a href="{}">Game {}</a>', _game_url(game.pk), game.number)
 
-    @admin.display(description="mars")
-    def mars_mark(self, game: Game) -> str:
-        return _mars_mark(game, "–")
+    @admin.display(description="result")
+    def result_text(self, game: Game) -> str:
+        return _result_text(game)
 
 
 def _staff(request: HttpRequest) -> User:
@@ -175,6 +199,48 @@ def _mars_mark(game: Game, empty: str) -> str:
     return format_html('<strong class="mars">{}</strong>', text)
 
 
+def _result_text(game: Game) -> str:
+    """A finished game's result by its name (H15): single, mars, koks, gammon,
+    backgammon, refused or resigned; more than a single game marked ♛ (a resignation
+    with what it conceded)."""
+    if not game.result:
+        return EMPTY
+    if not game.mars:
+        return game.result
+    if game.result == "resigned":
+        return format_html("resigned ({})", _mars_mark(game, EMPTY))
+    return _mars_mark(game, EMPTY)
+
+
+def _player_text(user: User | None) -> str:
+    """A player's name, saying when a program plays the account: the built-in
+    computer's level, or "computer" for another bot account."""
+    if user is None:
+        return "?"
+    level = opponents.level_of(user)
+    if level:
+        return f"{user} (computer, level {level})"
+    if user.is_bot:
+        return f"{user} (computer)"
+    return str(user)
+
+
+class MatchForm(forms.ModelForm):
+    """Only for the help texts of the match page, in the staff's words."""
+
+    class Meta:
+        model = Match
+        fields = "__all__"
+        help_texts = {
+            "rules": "The rule set the match is played by.",
+            "stakes": "How a game's stake can be raised, fixed when the match was made.",
+            "progression": "The values a stake goes through: 1, 2, 4, 8 … (geometric) or "
+                           "1, 2, 3, 4 … (arithmetic, with dave only).",
+            "crawford_game": "The number of the match's Crawford game (no raises in it): "
+                             "the game after a score first became one short of the length.",
+        }
+
+
 @admin.register(Match)
 class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     """Every match with its score and games; read-only except the abort action."""
@@ -192,19 +258,23 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     ordering = ("-created_at", "-id")
     actions = ("abort_matches",)
     inlines = (GameInline,)
+    form = MatchForm
     fieldsets = (
-        (None, {"fields": ("players", "length", "score", "status", "winner_name", "hotseat",
-                           "rematch_of", "version")}),
+        (None, {"fields": ("rules_title", "white_player", "black_player", "length", "score",
+                           "status", "winner_name", "hotseat", "rematch_of", "version")}),
         ("Times", {"fields": ("created_at", "started_at", "finished_at")}),
         ("Stakes and clock", {
-            "description": "Stakes (RULES-FAMILY S1-S7) and the clock (issue 17); claims "
-                           "and abandonments are in the games' end reasons and the events "
-                           "(claim, abandoned, deadline).",
+            "description": "How the games' stakes may be raised, and the clock. A game "
+                           "scores its stake times what its result is worth, so the "
+                           "games' points are explained by their stake and result. Claims "
+                           "and abandonments are in the games' end reasons and in the "
+                           "events (claim, abandoned, deadline).",
             "fields": ("stakes", "progression", "crawford_game", "turn_seconds", "deadline",
                        "deadline_warned")}),
         ("Record", {"fields": ("record_links", "event_log")}),
     )
-    readonly_fields = ("players", "score", "winner_name", "record_links", "event_log")
+    readonly_fields = ("rules_title", "white_player", "black_player", "players", "score",
+                       "winner_name", "record_links", "event_log")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return super().get_queryset(request).annotate(
@@ -217,6 +287,18 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         if match.hotseat:
             return f"{match.white} (hotseat)"
         return f"{match.white or '?'} v {match.black or '?'}"
+
+    @admin.display(description="rules", ordering="rules")
+    def rules_title(self, match: Match) -> str:
+        return match.ruleset.title
+
+    @admin.display(description="white")
+    def white_player(self, match: Match) -> str:
+        return _player_text(match.white)
+
+    @admin.display(description="black")
+    def black_player(self, match: Match) -> str:
+        return _player_text(match.black)
 
     @admin.display(description="score")
     def score(self, match: Match) -> str:
@@ -284,29 +366,31 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     search_fields = ("match__white__username", "match__black__username")
     list_select_related = ("match",)
     ordering = ("-match_id", "number")
+    form = GameForm
     fieldsets = (
-        (None, {"fields": ("match_link", "rules", "number", "starter", "winner", "points_won",
-                           "mars_mark", "result", "end_reason", "turns", "neighbours")}),
+        (None, {"fields": ("match_link", "rules", "number", "starter", "winner", "stake",
+                           "points_won", "result_text", "end_reason", "turns",
+                           "neighbours")}),
         ("Snapshot of the state", {
             "classes": ("collapse",),
             "fields": ("phase", "turn", "dice", "dice_left", "position_key", "turn_key",
-                       "rolloff_white", "rolloff_black", "stake", "stake_holder",
+                       "rolloff_white", "rolloff_black", "stake_holder",
                        "offer_by", "offers", "started_at", "finished_at")}),
     )
-    readonly_fields = ("match_link", "rules", "mars_mark", "dice_left", "neighbours")
+    readonly_fields = ("match_link", "rules", "result_text", "dice_left", "neighbours")
 
     @admin.display(description="rules", ordering="match__rules")
     def rules(self, game: Game) -> str:
-        return game.match.get_rules_display()
+        return game.match.ruleset.title
 
     @admin.display(description="match", ordering="match_id")
     def match_link(self, game: Game) -> str:
         return format_html('<a href="{}">Match {}</a>', _match_url(game.match_id),
                            game.match_id)
 
-    @admin.display(description="mars")
-    def mars_mark(self, game: Game) -> str:
-        return _mars_mark(game, "no")
+    @admin.display(description="result")
+    def result_text(self, game: Game) -> str:
+        return _result_text(game)
 
     @admin.display(description="dice left")
     def dice_left(self, game: Game) -> str:
@@ -426,6 +510,7 @@ class TurnAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
                      "game__match__black__username")
     list_select_related = ("game",)
     ordering = ("-game_id", "number")
+    form = TurnForm
 
     @admin.display(description="game")
     def game_link(self, turn: Turn) -> str:
