@@ -251,3 +251,14 @@ def test_changelist_query_counts_do_not_grow_with_rows(staff_client, make_user):
     many = [_queries(staff_client, url) for url in lists]
     assert many == few
     assert Match.objects.count() == 10
+
+
+def test_no_history_button_beside_the_move_history(staff_client, finished_match):
+    """Django's change history of a match or game is always empty (the admin changes
+    none): its button is not shown, so it is not taken for the move history."""
+    game = finished_match.games.order_by("number").first()
+    for url in (reverse("admin:games_match_change", args=[finished_match.pk]),
+                reverse("admin:games_game_change", args=[game.pk])):
+        html = staff_client.get(url).content.decode()
+        assert 'class="historylink"' not in html and "/history/" not in html, url
+        assert 'class="object-tools"' not in html, url
