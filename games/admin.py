@@ -19,14 +19,15 @@ from django.contrib import admin, messages
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
 from games import opponents, services
 from games.board_svg import board_svg
-from games.engine import BLACK, WHITE, EngineError, other
-from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, color_of, side_of
+from games.engine import BLACK, RULESETS, WHITE, EngineError, other
+from games.models import MATCH_LENGTHS, Event, Game, Match, Rules, Turn, color_of, side_of
 from games.selectors import steps_text
 from nard_site.domain import DomainError
 
@@ -120,6 +121,42 @@ class HadMarsFilter(admin.SimpleListFilter):
         if self.value() == "no":
             return queryset.filter(~mars)
         return queryset
+
+
+def rules_title(rules: str) -> str:
+    """A rule set's one title, the engine's (``RuleSet.title``: "Short Nardy"), as the
+    lobby and the records write it."""
+    ruleset = RULESETS.get(rules)
+    return ruleset.title if ruleset is not None else rules
+
+
+class RulesFilter(admin.SimpleListFilter):
+    """By rule set, each by its title (the model's choice labels may differ)."""
+
+    title = "rules"
+    parameter_name = "rules__exact"
+    field = "rules"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(name, rules_title(name)) for name in Rules.values]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if value in Rules.values:
+            return queryset.filter(**{self.field: value})
+        return queryset
+
+
+class GameRulesFilter(RulesFilter):
+    parameter_name = "match__rules__exact"
+    field = "match__rules"
+
+
+def _moment(value: Any) -> str:
+    """A time in the lists, short enough for their columns: ``2026-12-01 14:46``."""
+    if value is None:
+        return EMPTY
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M")
 
 
 class LengthFilter(admin.SimpleListFilter):
@@ -245,10 +282,10 @@ class MatchForm(forms.ModelForm):
 class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
     """Every match with its score and games; read-only except the abort action."""
 
-    list_display = ("id", "rules", "players", "length", "score", "status", "winner_name",
-                    "games_count", "mars_count", "created_at", "finished_at")
+    list_display = ("id", "rules_title", "players", "length", "score", "status",
+                    "winner_name", "games_count", "mars_count", "created", "finished")
     list_display_links = ("id", "players")
-    list_filter = ("rules", "status", LengthFilter, ("finished_at", admin.DateFieldListFilter),
+    list_filter = (RulesFilter, "status", LengthFilter, ("finished_at", admin.DateFieldListFilter),
                    HadMarsFilter, "hotseat")
     search_fields = ("white__username", "black__username")
     search_help_text = "A player's username (White or Black)."
@@ -290,7 +327,15 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     @admin.display(description="rules", ordering="rules")
     def rules_title(self, match: Match) -> str:
-        return match.ruleset.title
+        return rules_title(match.rules)
+
+    @admin.display(description="created at", ordering="created_at")
+    def created(self, match: Match) -> str:
+        return _moment(match.created_at)
+
+    @admin.display(description="finished at", ordering="finished_at")
+    def finished(self, match: Match) -> str:
+        return _moment(match.finished_at)
 
     @admin.display(description="white")
     def white_player(self, match: Match) -> str:
@@ -362,7 +407,7 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     list_display = ("__str__", "match_link", "rules", "number", "starter", "winner",
                     "points_won", "result", "mars", "end_reason", "turns", "finished_at")
-    list_filter = ("match__rules", "result", "mars", "end_reason", "winner")
+    list_filter = (GameRulesFilter, "result", "mars", "end_reason", "winner")
     search_fields = ("match__white__username", "match__black__username")
     list_select_related = ("match",)
     ordering = ("-match_id", "number")
@@ -381,7 +426,7 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     @admin.display(description="rules", ordering="match__rules")
     def rules(self, game: Game) -> str:
-        return game.match.ruleset.title
+        return rules_title(game.match.rules)
 
     @admin.display(description="match", ordering="match_id")
     def match_link(self, game: Game) -> str:

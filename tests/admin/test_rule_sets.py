@@ -146,3 +146,28 @@ def test_no_internal_jargon_in_the_admins_help_texts(staff_client, alice, bob, s
         texts = _help_texts(staff_client.get(url).text)
         assert bool(texts) or not has_help, url
         assert [t for t in texts if JARGON.search(t)] == [], (url, texts)
+
+
+def test_one_title_for_each_rule_set(staff_client, players):
+    """The engine's title ("Short Nardy", as the lobby writes it) in the match list, its
+    filter, the game list and the game page; never the model's own label."""
+    matches = {rules: active_match(*players, rules) for rules in Rules.values}
+    listing = staff_client.get(reverse("admin:games_match_changelist")).text
+    games = staff_client.get(reverse("admin:games_game_changelist")).text
+    for rules, match in matches.items():
+        title = RULESETS[rules].title
+        label = Match(rules=rules).get_rules_display()
+        row = re.search(rf'<tr>(?:(?!</tr>).)*?/admin/games/match/{match.pk}/change/.*?</tr>',
+                        listing, re.S)
+        assert row and f'<td class="field-rules_title">{title}</td>' in row.group(0)
+        assert re.search(rf'<a href="\?rules__exact={rules}"[^>]*>{title}</a>', listing)
+        assert re.search(rf'<a href="\?match__rules__exact={rules}"[^>]*>{title}</a>', games)
+        game = staff_client.get(reverse("admin:games_game_change",
+                                        args=[match.current_game_id])).text
+        assert re.search(rf'field-rules.*?<div class="readonly">{title}</div>', game, re.S)
+        if label != title:
+            for html in (listing, games, game):
+                assert label not in html
+        filtered = staff_client.get(reverse("admin:games_match_changelist"),
+                                    {"rules__exact": rules})
+        assert [m.pk for m in filtered.context["cl"].result_list] == [match.pk]
