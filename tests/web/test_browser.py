@@ -344,7 +344,8 @@ def test_two_players_see_each_other_live(
                           timeout=5000)
     seen_after = time.monotonic() - began
     assert seen_after < 2, seen_after  # the stream: at once; plain polling: 0.5 s + a GET
-    assert "played 24/21" in bob.inner_text("#announce")
+    # The board may be drawn from a state read before the step's own event comes.
+    expect(bob.locator("#announce")).to_contain_text("played 24/21", timeout=5000)
 
     # A cut: Bob's page says so, and after it catches up from the last event seen.
     bob.context.set_offline(True)

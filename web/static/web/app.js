@@ -274,6 +274,7 @@ function matchTitle(m) {
 const ACCOUNT_EVENTS = ["invitation", "your_turn", "game_over", "match_over", "offer",
                         "joined", "aborted", "deadline", "message"];
 const POLL_EVERY = 5000;     // ms, without the stream
+const AHEAD_READS = 3;       // state reads in a row for a log ahead of it, then it is shown
 const SAFETY_EVERY = 15000;  // ms, with it: open seeks by others are not on the stream
 
 function openLobby() {
@@ -457,6 +458,8 @@ function openMatch(matchId) {
   let lateShown = null;          // the "late" state last rendered, to redraw when it flips
   let presenceTimer = null;
   const bots = new Map();        // username → is_bot (public profiles, read once)
+  let logTicket = 0;             // the latest log read: an older one never draws
+  let aheadReads = 0;            // state reads asked for by a log that ran ahead of it
 
   const boardHost = h("div", { class: "board-host", id: "board" });
   const title = h("h1", { class: "match-title", id: "match-title" },
@@ -529,7 +532,11 @@ function openMatch(matchId) {
 
   function accept(data) {
     if (!data || stopped) return;
-    if (match && match.state && data.state && data.state.version < match.state.version) return;
+    // Answers may come back out of order (a POST's answer after the events of what
+    // followed it, a slow GET): a state older than the one drawn is never drawn.
+    const drawn = match && match.state ? match.state.version : null;
+    if (drawn !== null && data.state && data.state.version < drawn) return;
+    if (drawn === null || !data.state || data.state.version > drawn) aheadReads = 0;
     match = data;
     const s = match.state;
     if (match.hotseat && s && s.turn && s.board && s.board.perspective !== s.turn) {
@@ -759,6 +766,8 @@ function openMatch(matchId) {
       boardHost.dataset.version = s.version;
       boardHost.dataset.phase = s.phase;
       boardHost.dataset.turn = s.turn || "";
+      boardHost.dataset.game = s.game ?? "";
+      boardHost.dataset.turnNumber = s.turn_number ?? "";
     }
     if (s && s.board) {
       board.update({
@@ -841,10 +850,37 @@ function openMatch(matchId) {
                                               250);
   }
 
+  /** How far the drawn state has got in its record: the log is drawn no further, so it
+   *  never shows a turn, an offer or a game's end that the board and the status do not
+   *  show yet. `null`: no limit (a match that is over, or no state). */
+  function drawnRecord() {
+    const s = match && match.state;
+    if (!s || match.status !== "active" || typeof s.game !== "number"
+        || aheadReads >= AHEAD_READS) return null;
+    const dice = s.dice || [];
+    const rolled = dice.length === 2 && dice[0] === dice[1] ? 4 : dice.length;
+    return { game: s.game, turn: s.turn_number ?? 0, phase: s.phase, stake: s.stake ?? 1,
+             steps: s.phase === "move" ? Math.max(0, rolled - (s.dice_left || []).length)
+               : null };
+  }
+
+  /** Whether the drawn state knows of `offer` (S3-S4) in its current game. */
+  function offerKnown(offer, drawn) {
+    if (offer.before_turn <= drawn.turn) return true;   // a turn came after it
+    if (offer.before_turn !== drawn.turn + 1) return false;
+    if (offer.answer === "accept") return drawn.stake >= offer.stake;
+    if (offer.answer === null || offer.answer === undefined) return drawn.phase === "offer";
+    return false;   // refused: the game is over, the state would be in the next one
+  }
+
+  // The log is read after the state it is drawn with (load, act) and may already hold
+  // what came after that state: it is drawn only as far as the board and the status
+  // are, and the state is read again at once (the log after it shows the rest).
   async function loadLog() {
+    const ticket = ++logTicket;
     const games = await attempt(() => api.get(`matches/${matchId}/games/`), { quiet: true });
-    if (!games || stopped) return;
-    const parts = [];
+    if (!games || stopped || ticket !== logTicket) return;
+    const turnsOf = new Map();
     for (const game of games) {
       let turns = gameMoves.get(game.number);
       if (!turns) {
@@ -852,23 +888,49 @@ function openMatch(matchId) {
                               { quiet: true }) || [];
         if (game.winner) gameMoves.set(game.number, turns);
       }
-      parts.push(h("li", { class: "game-head" }, game.starter
+      turnsOf.set(game.number, turns);
+    }
+    if (stopped || ticket !== logTicket) return;   // a later read draws instead
+    const drawn = drawnRecord();
+    let ahead = false;
+    const shown = [];   // the games drawn, as far as the state knows them
+    const parts = [];
+    for (const game of games) {
+      const current = drawn && game.number === drawn.game;
+      if (drawn && game.number > drawn.game) { ahead = true; continue; }
+      parts.push(h("li", { class: "game-head", "data-game": game.number }, game.starter
         ? f(_("Game %(n)s — %(side)s starts"), { n: game.number, side: side(game.starter) })
         : f(_("Game %(n)s"), { n: game.number })));
-      for (const t of turns) {
+      for (const t of turnsOf.get(game.number)) {
+        if (current && t.number > drawn.turn) { ahead = true; continue; }
+        let steps = t.steps || [];
+        let passed = t.passed;
+        if (current && t.number === drawn.turn && drawn.steps !== null) {
+          // The turn being played: as many steps as the state has played.
+          if (t.finished_at || steps.length > drawn.steps) ahead = true;
+          steps = steps.slice(0, drawn.steps);
+          passed = false;
+        }
         const dice = t.dice && t.dice.length ? t.dice.join("-") : "";
-        const steps = (t.steps || []).map(stepText).join(" ");
-        const pass = t.passed ? f(_("pass (%(reason)s)"),
-                                  { reason: reasonText(t.pass_reason) }) : "";
-        parts.push(h("li", { class: `turn ${t.side}${t.passed ? " passed" : ""}` },
+        const pass = passed ? f(_("pass (%(reason)s)"),
+                                { reason: reasonText(t.pass_reason) }) : "";
+        parts.push(h("li", { class: `turn ${t.side}${passed ? " passed" : ""}`,
+                             "data-game": game.number, "data-turn": t.number },
           h("span", { class: "n" }, `${t.number}.`), " ",
           h("span", { class: `swatch ${t.side}` }), ` ${side(t.side)} ${dice}: `,
-          [steps, pass].filter(Boolean).join(" ") || "…"));
+          [steps.map(stepText).join(" "), pass].filter(Boolean).join(" ") || "…"));
       }
-      if (game.winner) {
-        parts.push(h("li", { class: "game-result", "data-result": resultName(game) },
-                     resultSentence(game)));
+      if (game.winner && current) {
+        ahead = true;   // the state has the game still going
+      } else if (game.winner) {
+        parts.push(h("li", { class: "game-result", "data-result": resultName(game),
+                             "data-game": game.number }, resultSentence(game)));
+        shown.push(game);
       }
+    }
+    if (ahead) {
+      aheadReads += 1;
+      refetch(0);
     }
     if (match && match.status === "finished") {
       parts.push(h("li", { class: "match-result" }, f(_("Match: %(side)s wins %(white)s–%(black)s"),
@@ -877,9 +939,10 @@ function openMatch(matchId) {
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
     log.replaceChildren(...parts);
     if (atBottom) log.scrollTop = log.scrollHeight;
-    const last = [...games].reverse().find((g) => g.winner);
-    if (last && (!match || match.status === "finished" || last.number === games.length - 1
-                 || last.number === games.length)) {
+    const last = shown[shown.length - 1];
+    const newest = drawn ? drawn.game : games.length;
+    if (last && (!match || match.status === "finished" || last.number === newest - 1
+                 || last.number === newest)) {
       result.hidden = false;
       result.textContent = resultSentence(last)
         + (match && match.status === "finished"
