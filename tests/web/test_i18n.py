@@ -38,6 +38,32 @@ def test_the_committed_mo_files_match_the_po_files(domain: str, tmp_path: Path) 
         f"{po.with_suffix('.mo')} is stale: run manage.py compilemessages")
 
 
+MODULES = sorted((LOCALE.parent / "static" / "web").glob("*.js"))
+
+
+def module_texts() -> set[str]:
+    """Every text the JS modules translate: ``_("…")`` (literal pieces joined with
+    ``+``) and ``ngettext("…", …)``'s singular."""
+    texts = set()
+    for module in MODULES:
+        source = module.read_text()
+        for found in re.finditer(r'\b_\(\s*((?:"(?:[^"\\]|\\.)*"\s*\+?\s*)+)\)', source):
+            texts.add("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', found.group(1))))
+        for found in re.finditer(r'\bngettext\(\s*"((?:[^"\\]|\\.)*)"', source):
+            texts.add(found.group(1))
+    return texts
+
+
+def test_every_text_of_the_modules_has_its_russian() -> None:
+    """A text added to (or changed in) the page's modules without its Russian line in
+    djangojs.po (and the .mo compiled) would be shown in English on the Russian page."""
+    russian = catalogue(LOCALE / "ru" / "LC_MESSAGES" / "djangojs.mo")
+    known = {key[0] if isinstance(key, tuple) else key: value for key, value in russian.items()}
+    texts = module_texts()
+    assert len(texts) > 150, len(texts)   # the pattern still finds them
+    assert sorted(t for t in texts if not known.get(t)) == []
+
+
 def english_texts() -> list[str]:
     """The English msgids that Russian translates to something else, both domains."""
     texts = []

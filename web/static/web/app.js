@@ -2,7 +2,7 @@
 // public API (api.js) and the match's event channel (live.js); the board (board.js)
 // draws and takes the player's steps.
 
-import { API, ApiError, SIDES, api, features, levelsFor, serverNow } from "./api.js";
+import { API, ApiError, SIDES, api, features, levelsFor, otherSide, serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { MatchLive } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
@@ -466,6 +466,8 @@ function openMatch(matchId) {
                   f(_("Match #%(id)s"), { id: matchId }));
   const players = h("div", { class: "players", id: "players" });
   const statusLine = h("p", { class: "status-line", id: "status", "aria-live": "polite" });
+  // What the other side answered to our offer, until we act again.
+  const notice = h("p", { class: "notice", id: "notice", role: "status", hidden: true });
   const headCounter = h("p", { class: "head-counter", id: "head-counter", hidden: true });
   const diceLeft = h("p", { class: "dice-left", id: "dice-left" });
   const stakeLine = h("p", { class: "stake", id: "stake", hidden: true });
@@ -479,7 +481,7 @@ function openMatch(matchId) {
   const log = h("ol", { class: "log", id: "log", "aria-label": _("Move log") });
   const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
   const panel = h("aside", { class: "panel", "aria-label": _("Match") }, title, players,
-    statusLine, result, clockLine, stakeLine, diceLeft, headCounter, dieChoice, actions,
+    statusLine, notice, result, clockLine, stakeLine, diceLeft, headCounter, dieChoice, actions,
     liveLine,
     h("h2", {}, _("Moves")), log, announce);
   app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
@@ -559,6 +561,7 @@ function openMatch(matchId) {
   async function act(path, body = {}) {
     if (busy) return undefined;
     busy = true;
+    notice.hidden = true;
     try {
       const s = match && match.state;
       const answer = await api.post(`matches/${matchId}/${path}/${perspectiveQuery()}`,
@@ -873,6 +876,20 @@ function openMatch(matchId) {
     return false;   // refused: the game is over, the state would be in the next one
   }
 
+  /** "White offers 2 — Black accepts": an offer and its answer, as the log shows it. */
+  function offerLine(offer, game, current) {
+    const names = { side: side(offer.by), stake: offer.stake, other: side(otherSide(offer.by)) };
+    const text = offer.answer === "accept" ? _("%(side)s offers %(stake)s — %(other)s accepts")
+      : offer.answer === "refuse" ? _("%(side)s offers %(stake)s — %(other)s refuses")
+        : current || (!game.winner && match && match.status === "active")
+          ? _("%(side)s offers %(stake)s — %(other)s to answer")
+          : _("%(side)s offers %(stake)s — not answered");
+    return h("li", { class: `offer ${offer.by}`, "data-game": game.number,
+                     "data-answer": offer.answer || "" },
+      h("span", { class: "n" }, ""), " ", h("span", { class: `swatch ${offer.by}` }),
+      " ", f(text, names));
+  }
+
   // The log is read after the state it is drawn with (load, act) and may already hold
   // what came after that state: it is drawn only as far as the board and the status
   // are, and the state is read again at once (the log after it shows the rest).
@@ -901,7 +918,18 @@ function openMatch(matchId) {
       parts.push(h("li", { class: "game-head", "data-game": game.number }, game.starter
         ? f(_("Game %(n)s — %(side)s starts"), { n: game.number, side: side(game.starter) })
         : f(_("Game %(n)s"), { n: game.number })));
+      // The game's offers (S3-S4) and their answers, each a line of its own before the
+      // turn it came before (not a turn: the turns keep their numbers).
+      const offers = [...(game.offers || [])];
+      const offerLines = (upTo) => {
+        while (offers.length && offers[0].before_turn <= upTo) {
+          const o = offers.shift();
+          if (current && !offerKnown(o, drawn)) { ahead = true; continue; }
+          parts.push(offerLine(o, game, current));
+        }
+      };
       for (const t of turnsOf.get(game.number)) {
+        offerLines(t.number);
         if (current && t.number > drawn.turn) { ahead = true; continue; }
         let steps = t.steps || [];
         let passed = t.passed;
@@ -920,6 +948,7 @@ function openMatch(matchId) {
           h("span", { class: `swatch ${t.side}` }), ` ${side(t.side)} ${dice}: `,
           [steps.map(stepText).join(" "), pass].filter(Boolean).join(" ") || "…"));
       }
+      offerLines(Infinity);   // after the last turn: refused, or waiting for its answer
       if (game.winner && current) {
         ahead = true;   // the state has the game still going
       } else if (game.winner) {
@@ -971,6 +1000,21 @@ function openMatch(matchId) {
                        { n: d.game, side: side(d.winner) })
           + (d.result ? ` — ${RESULT_NAMES[d.result] || d.result}`
             : d.mars ? ` — ${_("mars")}` : ""));
+      } else if ((e.type === "accept" || e.type === "refuse") && !mine
+                 && mySides().includes(otherSide(d.side)) && !(match && match.hotseat)) {
+        // The other side (a player, or the computer) answered our offer.
+        const computer = match && bots.get(match[d.side]);
+        const text = e.type === "accept"
+          ? f(computer ? _("The computer accepts your raise: the stake is now %(stake)s.")
+                       : _("%(side)s accepts your raise: the stake is now %(stake)s."),
+              { side: side(d.side), stake: d.stake })
+          : f(computer ? _("The computer refuses your raise to %(stake)s: you win the game.")
+                       : _("%(side)s refuses your raise to %(stake)s: you win the game."),
+              { side: side(d.side), stake: d.offered ?? d.stake });
+        notice.textContent = text;
+        notice.hidden = false;
+        notice.dataset.answer = e.type;
+        if (e.type === "accept") toast(text);   // a refusal's toast is the game's result
       } else if (e.type === "roll" && !mine) {
         announce.textContent = f(_("%(side)s rolled %(dice)s"),
                                  { side: side(d.side), dice: (d.dice || []).join("-") });

@@ -1,0 +1,91 @@
+"""Stake offers on the play page: each offer and its answer is a line of the move log
+("White offers 2 — Black accepts"), and the page says so when the other side answers
+our offer. Playwright on Debian's chromium, as test_browser.py."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games import services
+from games.dice import planned as planned_dice
+from tests.web.conftest import PASSWORD, shot
+from tests.web.test_browser import login, press, settle
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
+               length: int = 3) -> tuple[Any, Any, Any, int]:
+    """Alice (White) on her page, Bob (Black) through the services, the doubling cube;
+    the roll-off played (6-1): White to roll, either side may offer."""
+    alice, bob = make_user("alice", password=PASSWORD), make_user("bob", password=PASSWORD)
+    match = services.match_create(user=alice, length=length, opponent="bob", color="white",
+                                  stakes="cube")
+    services.match_join(match_id=match.pk, user=bob)
+    with planned_dice([6, 1]):
+        services.match_roll(match_id=match.pk, user=alice)
+        services.match_roll(match_id=match.pk, user=bob)
+    page = open_page()
+    login(page, "alice")
+    page.goto(page.url.split("#")[0] + f"#/match/{match.pk}")
+    settle(page, match.pk)
+    page.wait_for_selector("#live[data-state=live]")
+    return page, alice, bob, match.pk
+
+
+def offer_lines(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#log li.offer", "els => els.map(e => e.textContent.trim())")
+
+
+def test_offers_and_answers_are_lines_of_the_log(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    page, _, bob, match_id = cube_match(open_page, make_user)
+    press(page, "#offer", match_id, hotseat=False)
+    expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black to answer")
+    # Bob accepts: the page says so, and the log line gets its answer.
+    services.match_accept(match_id=match_id, user=bob)
+    expect(page.locator("#notice")).to_have_text(
+        "Black accepts your raise: the stake is now 2.")
+    expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black accepts")
+    settle(page, match_id)
+
+    # White's turn; then Black offers 4 and White refuses from the page.
+    with planned_dice([3, 1]):
+        press(page, "#roll", match_id, hotseat=False)
+    page.click('#board svg [data-key="p24"]')
+    press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
+    page.click('#board svg [data-key="p21"]')
+    press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
+    expect(page.locator("#notice")).to_be_hidden()   # we acted since
+    services.match_offer(match_id=match_id, user=bob)
+    page.wait_for_selector("#refuse")
+    shot(page, "offer-in-log")
+    press(page, "#refuse", match_id, hotseat=False)
+    # Game 1's record: the accepted offer before turn 1, the refused one after turn 1.
+    game1 = page.locator('#log li[data-game="1"]')
+    expect(game1).to_have_count(5)   # head, offer, turn, offer, result
+    classes = game1.evaluate_all("els => els.map(e => e.className.split(' ')[0])")
+    assert classes == ["game-head", "offer", "turn", "offer", "game-result"], classes
+    assert offer_lines(page) == ["White offers 2 — Black accepts",
+                                 "Black offers 4 — White refuses"]
+    expect(page.locator('#log li.turn[data-game="1"]')).to_have_text(
+        "1. White 3-1: 24/21 21/20")   # the turns keep their numbers
+
+
+def test_the_page_says_when_the_other_side_refuses_our_offer(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    page, _, bob, match_id = cube_match(open_page, make_user)
+    press(page, "#offer", match_id, hotseat=False)
+    services.match_refuse(match_id=match_id, user=bob)
+    expect(page.locator("#notice")).to_have_text(
+        "Black refuses your raise to 2: you win the game.")
+    expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black refuses")
+    expect(page.locator('#log li.game-result[data-game="1"]')).to_contain_text(
+        "White wins 1 point")
