@@ -1,0 +1,84 @@
+"""How long the computer's levels take to decide, on positions from real play.
+
+    python -m bench.computer --rules long_nardy --positions 300 --seed 1
+
+The positions are every decision (more than one legal play) of seeded games of the
+``heuristic`` level against itself — closer to what a level meets than random games.
+Each level decides each position once, in a process of its own making (one warm-up
+decision first: the fast paths' one-time check); the figures are the CPU time of the
+process per decision (``time.process_time``: what the machine's other work cannot
+inflate) and the wall time beside it, as mean, median, p95 (nearest rank) and max.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Sequence
+
+from computer.board import ruleset
+from computer.levels import LEVELS, levels_for, picker
+from games.engine import BoardPlay, Side
+
+
+def decisions(rules: str, count: int, seed: int) -> list[tuple[Sequence[BoardPlay], Side]]:
+    """The first ``count`` decisions with a choice in seeded heuristic self-play games."""
+    rs = ruleset(rules)
+    rng = random.Random(seed)
+    choose = picker(rules, "heuristic")
+    found: list[tuple[Sequence[BoardPlay], Side]] = []
+    while len(found) < count:
+        position, side, first = rs.initial(), rng.randrange(2), [True, True]
+        while rs.outcome(position) is None and len(found) < count:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = rs.legal_plays(position, side, dice, first[side])
+            first[side] = False
+            if len(plays) > 1:
+                found.append((plays, side))
+            position = plays[choose(plays, side)].position
+            side = 1 - side
+    return found
+
+
+def _figures(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return (f"mean {1000 * sum(values) / len(values):7.1f}  median "
+            f"{1000 * ordered[len(ordered) // 2]:7.1f}  p95 {1000 * p95:7.1f}  "
+            f"max {1000 * ordered[-1]:7.1f} ms")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.computer", description=__doc__)
+    parser.add_argument("--rules", default="long_nardy")
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--levels", default="network,strong,expert",
+                        help="comma-separated, of: " + ", ".join(LEVELS))
+    args = parser.parse_args(argv)
+    wanted = [name for name in args.levels.split(",") if name]
+    known = levels_for(args.rules)
+    missing = [name for name in wanted if name not in known]
+    if missing:
+        parser.error(f"{args.rules} has no level {', '.join(missing)}; it has {', '.join(known)}")
+    sample = decisions(args.rules, args.positions, args.seed)
+    plays_each = sum(len(plays) for plays, _ in sample) / len(sample)
+    print(f"{args.rules}: {len(sample)} decisions from heuristic self-play (seed {args.seed}), "
+          f"{plays_each:.1f} legal plays each on average")
+    for level in wanted:
+        choose = picker(args.rules, level)
+        choose(*sample[0])  # warm-up: the fast paths' one-time check
+        cpu: list[float] = []
+        wall: list[float] = []
+        for plays, side in sample:
+            c0, w0 = time.process_time(), time.perf_counter()
+            choose(plays, side)
+            cpu.append(time.process_time() - c0)
+            wall.append(time.perf_counter() - w0)
+        print(f"  {level:9} CPU  {_figures(cpu)}")
+        print(f"  {'':9} wall {_figures(wall)}")
+
+
+if __name__ == "__main__":
+    main()
