@@ -18,10 +18,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
-               length: int = 3) -> tuple[Any, Any, Any, int]:
+               length: int = 3, bot: bool = False) -> tuple[Any, Any, Any, int]:
     """Alice (White) on her page, Bob (Black) through the services, the doubling cube;
-    the roll-off played (6-1): White to roll, either side may offer."""
-    alice, bob = make_user("alice", password=PASSWORD), make_user("bob", password=PASSWORD)
+    the roll-off played (6-1): White to roll, either side may offer. ``bot``: a program
+    plays Bob's account (its profile says so)."""
+    alice = make_user("alice", password=PASSWORD)
+    bob = make_user("bob", password=PASSWORD, is_bot=bot)
     match = services.match_create(user=alice, length=length, opponent="bob", color="white",
                                   stakes="cube")
     services.match_join(match_id=match.pk, user=bob)

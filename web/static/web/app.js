@@ -199,7 +199,7 @@ async function createForm(onCreated) {
   const form = h("form", { class: "card create", id: "create-form",
                            "aria-labelledby": "create-h" },
     h("h2", { id: "create-h" }, _("New match")),
-    field(_("Opponent"), modeSelect), opponent, rules, level,
+    field(_("Opponent"), modeSelect, { class: "mode" }), opponent, rules, level,
     field(_("Length"), h("select", { name: "length", id: "create-length" },
                          [1, 3, 5, 7].map((n) => h("option", { value: n },
                            ngettext("%(count)s point", "%(count)s points", n))))),
@@ -271,6 +271,10 @@ function matchTitle(m) {
 
 // The account's own stream (GET stream/: invitations, your_turn, game and match results)
 // tells the lobby when to refresh; without it (or while it is down) the lobby polls.
+// The built-in computer's accounts are computer-<level> (games.opponents.PREFIX; no one
+// may register such a name): the lobby knows them without reading each profile.
+const COMPUTER_PREFIX = "computer-";
+const isComputer = (name) => Boolean(name) && name.startsWith(COMPUTER_PREFIX);
 const ACCOUNT_EVENTS = ["invitation", "your_turn", "game_over", "match_over", "offer",
                         "joined", "aborted", "deadline", "message"];
 const POLL_EVERY = 5000;     // ms, without the stream
@@ -293,8 +297,8 @@ function openLobby() {
     root.replaceChildren();
     if (!me) {
       root.append(h("p", { class: "intro" }, _("Play Long Nardy and its family against a "
-                    + "friend, on one screen, or against an open seek. Log in or register to "
-                    + "begin.")),
+                    + "friend, on one screen, against an open seek or against the computer. "
+                    + "Log in or register to begin.")),
                   authForms(build), lists);
     } else {
       root.append(await createForm((match) => {
@@ -364,9 +368,22 @@ function openLobby() {
     h("a", { href: `#/match/${m.id}` }, matchTitle(m)),
     h("span", { class: `status ${m.status}` }, m.status === "active"
       ? `${m.score.white}–${m.score.black}` : m.status === "finished"
-        ? f(_("%(side)s won %(white)s–%(black)s"), { side: side(m.winner), ...m.score })
+        ? wonText(m)
         : STATUS_NAMES[m.status] || m.status),
     h("span", { class: "buttons" }, buttons));
+  /** Who won a finished match, from the viewer's side: "You won 3–1", "The computer
+   *  won 2–0", "bob won 3–2" (the winner's score first); a hotseat match by colour. */
+  function wonText(m) {
+    const score = m.score || { white: 0, black: 0 };
+    if (m.hotseat || !m.winner) {
+      return f(_("%(side)s won %(white)s–%(black)s"), { side: side(m.winner), ...score });
+    }
+    const name = m[m.winner];
+    const values = { name, won: score[m.winner], lost: score[otherSide(m.winner)] };
+    if (name && name === me) return f(_("You won %(won)s–%(lost)s"), values);
+    if (isComputer(name)) return f(_("The computer won %(won)s–%(lost)s"), values);
+    return f(_("%(name)s won %(won)s–%(lost)s"), values);
+  }
   const act = (label, fn, cls = "") => h("button", { type: "button", class: cls,
                                                      onclick: fn }, label);
 
@@ -674,8 +691,21 @@ function openMatch(matchId) {
           : f(m.hotseat ? _("%(side)s to move: pick a checker, then a gold landing.")
                         : _("%(side)s to move."), { side: turnName });
       } else if (s.phase === "offer" && s.offer) {
-        text = f(_("%(side)s offers to raise the stake to %(stake)s; %(other)s answers."),
-                 { side: side(s.offer.by), stake: s.offer.stake, other: turnName });
+        // Said to whoever reads it: the side to answer is told to, the offerer waits.
+        const values = { side: side(s.offer.by), stake: s.offer.stake, other: turnName };
+        const computer = (colour) => !m.hotseat && (bots.get(m[colour]) || isComputer(m[colour]));
+        if (you) {
+          text = f(computer(s.offer.by)
+            ? _("The computer offers to raise the stake to %(stake)s: accept or refuse.")
+            : _("%(side)s offers to raise the stake to %(stake)s: accept or refuse."), values);
+        } else if (!m.hotseat && sides.includes(s.offer.by)) {
+          text = f(computer(s.turn)
+            ? _("You offer to raise the stake to %(stake)s; the computer answers.")
+            : _("You offer to raise the stake to %(stake)s; %(other)s answers."), values);
+        } else {
+          text = f(_("%(side)s offers to raise the stake to %(stake)s; %(other)s answers."),
+                   values);
+        }
       }
     }
     statusLine.textContent = text;
