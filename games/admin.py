@@ -177,7 +177,7 @@ class GameForm(forms.ModelForm):
 
     class Meta:
         model = Game
-        fields = "__all__"
+        fields = "__all__"  # noqa: DJ007 - the admin picks the fields; help texts only
         help_texts = {
             "stake": "The game's stake: a single game is worth this many points.",
             "stake_holder": "Who alone may raise the stake next (blank: either side).",
@@ -190,7 +190,7 @@ class GameForm(forms.ModelForm):
 class TurnForm(forms.ModelForm):
     class Meta:
         model = Turn
-        fields = "__all__"
+        fields = "__all__"  # noqa: DJ007 - the admin picks the fields; help texts only
         help_texts = {"pass_reason": "Why the rest of the turn passed."}
 
 
@@ -267,7 +267,7 @@ class MatchForm(forms.ModelForm):
 
     class Meta:
         model = Match
-        fields = "__all__"
+        fields = "__all__"  # noqa: DJ007 - the admin picks the fields; help texts only
         help_texts = {
             "rules": "The rule set the match is played by.",
             "stakes": "How a game's stake can be raised, fixed when the match was made.",
@@ -302,10 +302,10 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         ("Times", {"fields": ("created_at", "started_at", "finished_at")}),
         ("Stakes and clock", {
             "description": "How the games' stakes may be raised, and the clock. A game "
-                           "scores its stake times what its result is worth, so the "
-                           "games' points are explained by their stake and result. Claims "
-                           "and abandonments are in the games' end reasons and in the "
-                           "events (claim, abandoned, deadline).",
+                           "scores its stake times what its result is worth (the games' "
+                           "Stake and Result below). Claims and abandonments are in the "
+                           "games' end reasons and in the events (claim, abandoned, "
+                           "deadline).",
             "fields": ("stakes", "progression", "crawford_game", "turn_seconds", "deadline",
                        "deadline_warned")}),
         ("Record", {"fields": ("record_links", "event_log")}),

@@ -111,7 +111,7 @@ def test_an_outside_bot_is_called_computer(staff_client, players):
 
 def test_a_mars_result_is_named_and_marked(staff_client, finished_match):
     html = staff_client.get(reverse("admin:games_match_change", args=[finished_match.pk])).text
-    heads, rows = _inline_table(html)
+    _, rows = _inline_table(html)
     results = [row["Result"] for row in rows]
     assert results == [("♛ mars" if g.mars else g.result) if g.result != "resigned"
                        else ("resigned (♛ mars)" if g.mars else "resigned")

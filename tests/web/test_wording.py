@@ -33,7 +33,10 @@ def test_the_lobby_says_who_won_from_the_viewers_side(
     program.save()
     page = open_page()
     login(page, "alice")
-    status = lambda m: page.locator(f'#my-matches .match-row[data-match="{m.pk}"] .status')
+
+    def status(match: Any) -> Any:
+        return page.locator(f'#my-matches .match-row[data-match="{match.pk}"] .status')
+
     expect(status(won)).to_have_text("You won 2–0")
     expect(status(lost)).to_have_text("carol won 2–0")   # the winner's score first
     expect(status(beaten)).to_have_text("The computer won 1–0")
