@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -80,3 +81,20 @@ def shot(page: Any, name: str) -> None:
     if SHOTS is not None:
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def elsewhere(service: Callable[..., Any], **kwargs: Any) -> Any:
+    """Call a gameplay service from the test's thread, as another client would, while
+    the page reads through the live server. On SQLite's shared in-memory test database
+    a read in flight can make a write fail at once with "database table is locked"
+    (no busy wait there): a service is all or nothing, so it is simply called again."""
+    from django.db import OperationalError
+
+    for attempt in range(20):
+        try:
+            return service(**kwargs)
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == 19:
+                raise
+            time.sleep(0.05)
+    raise AssertionError("unreachable")

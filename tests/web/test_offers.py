@@ -11,7 +11,7 @@ import pytest
 
 from games import services
 from games.dice import planned as planned_dice
-from tests.web.conftest import PASSWORD, shot
+from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import login, press, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,8 +28,8 @@ def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
                                   stakes="cube")
     services.match_join(match_id=match.pk, user=bob)
     with planned_dice([6, 1]):
-        services.match_roll(match_id=match.pk, user=alice)
-        services.match_roll(match_id=match.pk, user=bob)
+        elsewhere(services.match_roll, match_id=match.pk, user=alice)
+        elsewhere(services.match_roll, match_id=match.pk, user=bob)
     page = open_page()
     login(page, "alice")
     page.goto(page.url.split("#")[0] + f"#/match/{match.pk}")
@@ -50,7 +50,7 @@ def test_offers_and_answers_are_lines_of_the_log(
     press(page, "#offer", match_id, hotseat=False)
     expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black to answer")
     # Bob accepts: the page says so, and the log line gets its answer.
-    services.match_accept(match_id=match_id, user=bob)
+    elsewhere(services.match_accept, match_id=match_id, user=bob)
     expect(page.locator("#notice")).to_have_text(
         "Black accepts your raise: the stake is now 2.")
     expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black accepts")
@@ -64,7 +64,7 @@ def test_offers_and_answers_are_lines_of_the_log(
     page.click('#board svg [data-key="p21"]')
     press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
     expect(page.locator("#notice")).to_be_hidden()   # we acted since
-    services.match_offer(match_id=match_id, user=bob)
+    elsewhere(services.match_offer, match_id=match_id, user=bob)
     page.wait_for_selector("#refuse")
     shot(page, "offer-in-log")
     press(page, "#refuse", match_id, hotseat=False)
@@ -85,7 +85,7 @@ def test_the_page_says_when_the_other_side_refuses_our_offer(
 
     page, _, bob, match_id = cube_match(open_page, make_user)
     press(page, "#offer", match_id, hotseat=False)
-    services.match_refuse(match_id=match_id, user=bob)
+    elsewhere(services.match_refuse, match_id=match_id, user=bob)
     expect(page.locator("#notice")).to_have_text(
         "Black refuses your raise to 2: you win the game.")
     expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black refuses")

@@ -13,7 +13,7 @@ import pytest
 
 from games import services
 from games.dice import planned as planned_dice
-from tests.web.conftest import PASSWORD
+from tests.web.conftest import PASSWORD, elsewhere
 from tests.web.test_browser import api_get, login, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,8 +39,8 @@ def watched_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
     match = services.match_create(user=alice, length=1, opponent="bob", color="white")
     services.match_join(match_id=match.pk, user=bob)
     with planned_dice([6, 1]):
-        services.match_roll(match_id=match.pk, user=alice)
-        services.match_roll(match_id=match.pk, user=bob)
+        elsewhere(services.match_roll, match_id=match.pk, user=alice)
+        elsewhere(services.match_roll, match_id=match.pk, user=bob)
     page = open_page()
     login(page, "alice")
     page.goto(page.url.split("#")[0] + f"#/match/{match.pk}")
@@ -76,8 +76,8 @@ def test_a_late_state_never_leaves_the_log_ahead_of_the_board(
     page.evaluate(MONITOR)
     # White's whole turn, made elsewhere (another tab of Alice's): the page hears it live.
     with planned_dice([3, 1]):
-        services.match_roll(match_id=match_id, user=alice)
-    services.match_move(match_id=match_id, user=alice,
+        elsewhere(services.match_roll, match_id=match_id, user=alice)
+    elsewhere(services.match_move, match_id=match_id, user=alice,
                         steps=[{"from": 24, "to": 21}, {"from": 21, "to": 20}])
     page.wait_for_selector("#log li.turn", timeout=10_000)
     match = settle(page, match_id)   # the board and the status catch up by themselves
@@ -97,8 +97,8 @@ def test_an_older_state_never_replaces_a_newer_one(
     page, alice, bob, match_id = watched_match(open_page, make_user)
     before = api_get(page, f"matches/{match_id}/")
     with planned_dice([3, 1]):
-        services.match_roll(match_id=match_id, user=alice)
-    services.match_move(match_id=match_id, user=alice,
+        elsewhere(services.match_roll, match_id=match_id, user=alice)
+    elsewhere(services.match_move, match_id=match_id, user=alice,
                         steps=[{"from": 24, "to": 21}, {"from": 21, "to": 20}])
     after = settle(page, match_id)
     served: list[str] = []
@@ -114,7 +114,7 @@ def test_an_older_state_never_replaces_a_newer_one(
     page.route(re.compile(rf"/api/v1/matches/{match_id}/(\?.*)?$"), stale)
     page.evaluate(MONITOR)
     with planned_dice([2, 1]):   # Black's roll: its events make the page read the state
-        services.match_roll(match_id=match_id, user=bob)
+        elsewhere(services.match_roll, match_id=match_id, user=bob)
     page.wait_for_function("n => window.__seen.length > n", arg=1, timeout=10_000)
     page.wait_for_timeout(1000)
     assert served

@@ -13,7 +13,7 @@ import pytest
 from games import services
 from games.dice import planned as planned_dice
 from tests.admin.conftest import resigned_match
-from tests.web.conftest import PASSWORD, shot
+from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import login, press, settle
 from tests.web.test_offers import cube_match
 
@@ -53,7 +53,7 @@ def test_an_offer_says_who_answers(open_page: Callable[..., Any],
     press(page, "#offer", match_id, hotseat=False)
     expect(page.locator("#status")).to_have_text(
         f"You offer to raise the stake to 2; {them} answers.")
-    services.match_accept(match_id=match_id, user=bob)
+    elsewhere(services.match_accept, match_id=match_id, user=bob)
     settle(page, match_id)
     with planned_dice([3, 1]):
         press(page, "#roll", match_id, hotseat=False)
@@ -61,7 +61,7 @@ def test_an_offer_says_who_answers(open_page: Callable[..., Any],
     press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
     page.click('#board svg [data-key="p21"]')
     press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
-    services.match_offer(match_id=match_id, user=bob)
+    elsewhere(services.match_offer, match_id=match_id, user=bob)
     expect(page.locator("#status")).to_have_text(
         ("The computer offers" if bot else "Black offers")
         + " to raise the stake to 4: accept or refuse.")
