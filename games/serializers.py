@@ -120,7 +120,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
 
     turn_seconds = serializers.IntegerField(
         required=False, allow_null=True, min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS,
-        help_text="The clock (issue 17): seconds the side to act has for each action, 30 to "
+        help_text="The clock: seconds the side to act has for each action, 30 to "
                   "86,400 (a day: correspondence); `null` or absent: no clock.")
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:

@@ -112,8 +112,8 @@ class State(TypedDict):
                                   choices=MAY_OFFER)]
     offer: Annotated[Offer | None, Doc("The offer waiting for the answer of the side in "
                                        "`turn` (phase `offer`).")]
-    deadline: Annotated[datetime | None, Doc("When the side to act must have acted "
-                                             "(issue 17); `null` without a clock.")]
+    deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
+                                             "`null` without a clock.")]
     presence: Annotated[Presence, Doc("Whether each player was seen in the last 60 s.")]
 
 
