@@ -91,6 +91,17 @@ def _active_game(match: Match) -> Game:
     return match.current_game
 
 
+def _lock_playing(match_id: int, user: User, expected_version: int | None,
+                  ) -> tuple[Change, tuple[Side, ...], Game]:
+    """The start of a player's action in a game: the match locked (:func:`_lock`), then
+    the guards in their fixed order — a player of it, the expected version, a game in
+    play. The change (its ``match``), the user's sides and the game."""
+    change = _lock(match_id)
+    sides = _acting_sides(change.match, user)
+    _check_version(change.match, expected_version)
+    return change, sides, _active_game(change.match)
+
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -318,11 +329,7 @@ class Played:
 def match_roll(*, match_id: int, user: User, expected_version: int | None = None) -> Played:
     """A roll-off die (R7/H4), or the two dice of the turn; passes at once if nothing plays."""
     with transaction.atomic():
-        change = _lock(match_id)
-        match = change.match
-        sides = _acting_sides(match, user)
-        _check_version(match, expected_version)
-        game = _active_game(match)
+        change, sides, game = _lock_playing(match_id, user, expected_version)
         if game.phase == GamePhase.ROLL_OFF:
             pending = [s for s in sides
                        if (game.rolloff_white if s == WHITE else game.rolloff_black) is None]
@@ -353,11 +360,7 @@ def match_move(*, match_id: int, user: User, steps: Sequence[Mapping[str, Any]],
                expected_version: int | None = None) -> Played:
     """Apply one or more steps of the turn, all or none (R10–R28, H7–H14)."""
     with transaction.atomic():
-        change = _lock(match_id)
-        match = change.match
-        sides = _acting_sides(match, user)
-        _check_version(match, expected_version)
-        game = _active_game(match)
+        change, sides, game = _lock_playing(match_id, user, expected_version)
         if game.phase == GamePhase.ROLL_OFF:
             raise WrongPhase("The roll-off comes first.", details={"phase": game.phase})
         _side_to_act(game, sides)
@@ -369,11 +372,7 @@ def match_move(*, match_id: int, user: User, steps: Sequence[Mapping[str, Any]],
 def _stake_game(match_id: int, user: User, expected_version: int | None) -> tuple[
         Change, Game, Side]:
     """The guards of an offer or an answer, in the fixed order; the acting side."""
-    change = _lock(match_id)
-    match = change.match
-    sides = _acting_sides(match, user)
-    _check_version(match, expected_version)
-    game = _active_game(match)
+    change, sides, game = _lock_playing(match_id, user, expected_version)
     if game.phase == GamePhase.ROLL_OFF:
         raise WrongPhase("No offers during the roll-off (S3).",
                          details={"phase": game.phase, "reason": "roll_off"})
@@ -412,11 +411,7 @@ def match_resign(*, match_id: int, user: User, side: str | None = None,
                  expected_version: int | None = None) -> Match:
     """Concede the current game (R30/H16) with the points the position gives now."""
     with transaction.atomic():
-        change = _lock(match_id)
-        match = change.match
-        sides = _acting_sides(match, user)
-        _check_version(match, expected_version)
-        game = _active_game(match)
+        change, sides, game = _lock_playing(match_id, user, expected_version)
         if side is not None:
             resigning = side_of(side)
             if resigning not in sides:
@@ -437,11 +432,8 @@ def match_claim(*, match_id: int, user: User, expected_version: int | None = Non
     """The waiting side claims the game of the side whose deadline has passed: the late
     side loses it as a resignation (R30/H16, times the stake, S6)."""
     with transaction.atomic():
-        change = _lock(match_id)
+        change, sides, game = _lock_playing(match_id, user, expected_version)
         match = change.match
-        sides = _acting_sides(match, user)
-        _check_version(match, expected_version)
-        game = _active_game(match)
         if not match.turn_seconds:
             raise WrongPhase("This match has no clock.", details={"reason": "no_clock"})
         late = clocks.late_sides(match)
@@ -528,11 +520,8 @@ def match_abort_unstarted(*, match_id: int, user: User,
     """Either player ends the match before the first roll of the match (issue 17): no
     result, no stats, status ``aborted``."""
     with transaction.atomic():
-        change = _lock(match_id)
+        change, _, game = _lock_playing(match_id, user, expected_version)
         match = change.match
-        _acting_sides(match, user)
-        _check_version(match, expected_version)
-        game = _active_game(match)
         if (game.number != 1 or game.phase != GamePhase.ROLL_OFF
                 or game.rolloff_white is not None or game.rolloff_black is not None
                 or match.events.filter(type="roll_off").exists()):

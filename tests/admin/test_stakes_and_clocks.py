@@ -23,8 +23,9 @@ def _match(alice, bob, scripted_dice, **extra):
     return created["id"]
 
 
-def test_the_history_shows_offers_and_answers_in_order(admin_client, alice, bob,
-                                                       scripted_dice):
+def _offered_accepted_played_offered_refused(alice, bob, scripted_dice):
+    """A cube match's first game: White offers 2, Black accepts, White plays 6-5, Black
+    offers 4, White refuses. The match's id and that game."""
     match_id = _match(alice, bob, scripted_dice, stakes="cube")
     alice.ok(match_id, "offer")
     bob.ok(match_id, "accept")
@@ -34,6 +35,12 @@ def test_the_history_shows_offers_and_answers_in_order(admin_client, alice, bob,
     bob.ok(match_id, "offer")
     alice.ok(match_id, "refuse")
     game = Game.objects.get(match_id=match_id, number=1)
+    return match_id, game
+
+
+def test_the_history_shows_offers_and_answers_in_order(admin_client, alice, bob,
+                                                       scripted_dice):
+    match_id, game = _offered_accepted_played_offered_refused(alice, bob, scripted_dice)
     html = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     first, turn, second = (html.index("offers 2 — accepted"), html.index("24/18"),
                            html.index("offers 4 — refused"))
@@ -60,15 +67,7 @@ def test_the_history_counts_turns_as_turns_and_offers_apart(admin_client, alice,
                                                             scripted_dice):
     """Offers and answers are lines of their own, not turns: the heading's count is the
     game's "Turns"."""
-    match_id = _match(alice, bob, scripted_dice, stakes="cube")
-    alice.ok(match_id, "offer")
-    bob.ok(match_id, "accept")
-    scripted_dice(6, 5)
-    alice.ok(match_id, "roll")
-    alice.ok(match_id, "moves", {"steps": [{"from": 24, "to": 18}, {"from": 18, "to": 13}]})
-    bob.ok(match_id, "offer")
-    alice.ok(match_id, "refuse")
-    game = Game.objects.get(match_id=match_id, number=1)
+    _, game = _offered_accepted_played_offered_refused(alice, bob, scripted_dice)
     assert game.turns == 1 and len(game.offers) == 2
     html = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert "Move history (1 turn, 2 offers)" in html

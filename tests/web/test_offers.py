@@ -17,15 +17,15 @@ from tests.web.test_browser import login, press, settle
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
-               length: int = 3, bot: bool = False) -> tuple[Any, Any, Any, int]:
-    """Alice (White) on her page, Bob (Black) through the services, the doubling cube;
-    the roll-off played (6-1): White to roll, either side may offer. ``bot``: a program
-    plays Bob's account (its profile says so)."""
+def watched_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
+                  length: int = 1, bot: bool = False, **create: Any) -> tuple[Any, Any, Any, int]:
+    """Alice (White) on her page, Bob (Black) through the services, the match made with
+    ``create``; the roll-off played (6-1): White to roll. ``bot``: a program plays Bob's
+    account (its profile says so)."""
     alice = make_user("alice", password=PASSWORD)
     bob = make_user("bob", password=PASSWORD, is_bot=bot)
     match = services.match_create(user=alice, length=length, opponent="bob", color="white",
-                                  stakes="cube")
+                                  **create)
     services.match_join(match_id=match.pk, user=bob)
     with planned_dice([6, 1]):
         elsewhere(services.match_roll, match_id=match.pk, user=alice)
@@ -36,6 +36,12 @@ def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
     settle(page, match.pk)
     page.wait_for_selector("#live[data-state=live]")
     return page, alice, bob, match.pk
+
+
+def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
+               length: int = 3, bot: bool = False) -> tuple[Any, Any, Any, int]:
+    """:func:`watched_match` with the doubling cube: White to roll, either side may offer."""
+    return watched_match(open_page, make_user, length, bot, stakes="cube")
 
 
 def offer_lines(page: Any) -> list[str]:

@@ -13,8 +13,9 @@ import pytest
 
 from games import services
 from games.dice import planned as planned_dice
-from tests.web.conftest import PASSWORD, elsewhere
-from tests.web.test_browser import api_get, login, settle
+from tests.web.conftest import elsewhere
+from tests.web.test_browser import api_get, settle
+from tests.web.test_offers import watched_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,24 +30,6 @@ MONITOR = """() => {
     { subtree: true, childList: true, attributes: true, characterData: true });
   note();
 }"""
-
-
-def watched_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
-                  ) -> tuple[Any, Any, Any, int]:
-    """Alice (White) watches her page; Bob plays Black through the services; the
-    roll-off is played (6-1): White to roll."""
-    alice, bob = make_user("alice", password=PASSWORD), make_user("bob", password=PASSWORD)
-    match = services.match_create(user=alice, length=1, opponent="bob", color="white")
-    services.match_join(match_id=match.pk, user=bob)
-    with planned_dice([6, 1]):
-        elsewhere(services.match_roll, match_id=match.pk, user=alice)
-        elsewhere(services.match_roll, match_id=match.pk, user=bob)
-    page = open_page()
-    login(page, "alice")
-    page.goto(page.url.split("#")[0] + f"#/match/{match.pk}")
-    settle(page, match.pk)
-    page.wait_for_selector("#live[data-state=live]")
-    return page, alice, bob, match.pk
 
 
 def test_a_late_state_never_leaves_the_log_ahead_of_the_board(
