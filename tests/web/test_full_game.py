@@ -6,7 +6,6 @@ server's dice planned by the test (``games.dice.planned`` through ``scripted_dic
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +29,6 @@ def test_a_whole_hotseat_long_nardy_game_to_its_end(
     settle(page, match_id, hotseat=True)
 
     scripted_dice(5, 2, *[5] * 200)   # the roll-off: White starts; then 5-5 every roll
-    began = time.monotonic()
     page.click("#roll")
     page.wait_for_function("() => document.querySelector('#status').textContent"
                            ".includes('White 5')")
@@ -55,4 +53,3 @@ def test_a_whole_hotseat_long_nardy_game_to_its_end(
     assert page.locator("#log .turn").count() >= turns
     assert page.locator("#board svg .pt.source").count() == 0
     assert page.locator("#rematch").is_visible()
-    assert time.monotonic() - began < 240  # about 2 minutes; a guard against a hang
