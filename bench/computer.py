@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from computer.board import ruleset
 from computer.levels import LEVELS, levels_for, picker
-from games.engine import BoardPlay, Side
+from nardy import BoardPlay, Side
 
 
 def decisions(rules: str, count: int, seed: int) -> list[tuple[Sequence[BoardPlay], Side]]:

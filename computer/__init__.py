@@ -10,8 +10,8 @@ Pure Python and NumPy, no Django. The server calls::
     stake_decision("long_nardy", "expert", position, side, question="offer",
                    stake=1, next_stake=2)    # True: offer the raise now
 
-Positions, sides, dice and steps are the engine's (``games.engine``); the rule set is
-named as in ``games.engine.RULESETS``.
+Positions, sides, dice and steps are the engine's (``nardy``); the rule set is
+named as in ``nardy.RULESETS``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import random
 from typing import Literal
 
-from games.engine import BoardPosition, Side, Step, Turn
+from nardy import BoardPosition, Side, Step, Turn
 
 from . import stakes
 from .board import ruleset

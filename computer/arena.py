@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from games.engine import BoardPlay as Play
-from games.engine import BoardPosition, Side
+from nardy import BoardPlay as Play
+from nardy import BoardPosition, Side
 
 from .board import ruleset
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
@@ -360,7 +360,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "result with its 95 %% Wilson interval.")
     parser.add_argument("a", metavar="A", help=f"one of {', '.join(PLAYERS)}")
     parser.add_argument("b", metavar="B", help="the same")
-    parser.add_argument("--rules", required=True, help="the rule set (games.engine.RULESETS)")
+    parser.add_argument("--rules", required=True, help="the rule set (nardy.RULESETS)")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")

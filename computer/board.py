@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from games.engine import PACKED_SIZE, RULESETS, BoardPosition, RuleSet, Side
+from nardy import PACKED_SIZE, RULESETS, BoardPosition, RuleSet, Side
 
 IntArray = npt.NDArray[np.int64]
 Int8Array = npt.NDArray[np.int8]

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import computer
-from games.engine import BLACK, RULESETS, WHITE, format_play
+from nardy import BLACK, RULESETS, WHITE, format_play
 
 log = logging.getLogger("computer.client")
 

@@ -30,8 +30,8 @@ from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 
-from games.engine import BACKGAMMON_RULES, BoardPosition, HitPosition, Side
-from games.engine import BoardPlay as Play
+from nardy import BACKGAMMON_RULES, BoardPosition, HitPosition, Side
+from nardy import BoardPlay as Play
 
 Steps = tuple[tuple[int, int], ...]
 """A move as ``(from, to)`` pairs in the mover's numbering: 25 is the bar, 0 off."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from games.engine import BoardPosition, Side
+from nardy import BoardPosition, Side
 
 from .board import POINTS, Boards, FloatArray, IntArray, Profile, boards, pips, profile
 

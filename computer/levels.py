@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from games.engine import BoardPlay as Play
-from games.engine import BoardPosition, Side
+from nardy import BoardPlay as Play
+from nardy import BoardPosition, Side
 
 from . import heuristic
 from .board import ruleset

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.engine import Outcome, Side
+from nardy import Outcome, Side
 
 from .board import ruleset
 from .levels import Picker

@@ -38,8 +38,8 @@ from itertools import groupby
 
 import numpy as np
 
-from games.engine import PACKED_SIZE, BoardPosition, Side
-from games.engine import BoardPlay as Play
+from nardy import PACKED_SIZE, BoardPosition, Side
+from nardy import BoardPlay as Play
 
 from .board import (
     Boards,

@@ -26,10 +26,10 @@ from django.utils.safestring import mark_safe
 from accounts.models import User
 from games import opponents, services
 from games.board_svg import board_svg
-from games.engine import BLACK, RULESETS, WHITE, EngineError, other
 from games.models import MATCH_LENGTHS, Event, Game, Match, Rules, Turn, color_of, side_of
 from games.selectors import steps_text
 from nard_site.domain import DomainError
+from nardy import BLACK, RULESETS, WHITE, EngineError, other
 
 MARS_MARK = "♛ mars"
 EMPTY = "–"  # one mark for an empty cell everywhere in the admin

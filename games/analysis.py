@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games import shapes
-from games.engine import RULESETS, InvalidPositionError, Step, parse_side
 from games.exceptions import InvalidRequest
 from games.selectors import board_json
 from games.transitions import step_json
+from nardy import RULESETS, InvalidPositionError, Step, parse_side
 
 MAX_PLAYS: Final = 500
 """At most this many plays are listed (``count`` says how many there are): a crowded

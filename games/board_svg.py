@@ -10,7 +10,7 @@ the same drawing holds — Black's point ``p`` is White's ``25 − p`` — and c
 the bar stand on the middle strip: White's in the top half (it enters into Black's
 home, White's 19–24, at the top right), Black's in the bottom half.
 
->>> from games.engine import Position
+>>> from nardy import Position
 >>> svg = board_svg(Position.initial())
 >>> svg.startswith("<svg") and 'data-point="24" data-color="white" data-count="15"' in svg
 True
@@ -22,7 +22,7 @@ from typing import Final
 
 from django.utils.html import escape
 
-from games.engine import BLACK, SIDE_NAMES, WHITE, BoardPosition, Side
+from nardy import BLACK, SIDE_NAMES, WHITE, BoardPosition, Side
 
 POINT_W: Final = 40
 BAR_W: Final = 24

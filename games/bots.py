@@ -31,9 +31,9 @@ from django.db.models import Q
 import computer
 from accounts.models import User
 from games import opponents, presence, selectors, services, store
-from games.engine import BLACK, WHITE, Side, Step, other
 from games.exceptions import NotYourTurn, VersionConflict, WrongPhase
 from games.models import Event, GamePhase, Match, MatchStatus, color_of, side_of
+from nardy import BLACK, WHITE, Side, Step, other
 
 _log = logging.getLogger(__name__)
 

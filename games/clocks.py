@@ -17,8 +17,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Final
 
-from games.engine import BLACK, WHITE, Side
 from games.models import GamePhase, Match, MatchStatus, side_of
+from nardy import BLACK, WHITE, Side
 
 ABANDON_MULTIPLE: Final = 3
 """A match is abandoned when its side to act is late by more than this many limits…"""

@@ -4,7 +4,7 @@ In one transaction it plays the record's games through the one turn path
 (:mod:`games.transitions`) with the record's dice, so an imported match is
 indistinguishable from one played online (``verify_games`` replays it), and refuses,
 naming the line, anything the rules reject. The text is read by the engine
-(:mod:`games.engine.record`).
+(:mod:`nardy.record`).
 """
 
 from __future__ import annotations
@@ -15,17 +15,6 @@ from django.db import transaction
 
 from accounts.models import User
 from games import transitions
-from games.engine import WHITE, Side, side_name
-from games.engine.record import (
-    MATCH_RESULT,
-    GameRecord,
-    MatchRecord,
-    OfferLine,
-    RecordError,
-    TurnLine,
-    bear_off_die,
-    parse_record,
-)
 from games.exceptions import InvalidRequest
 from games.models import (
     MATCH_LENGTHS,
@@ -42,6 +31,17 @@ from games.models import (
 from games.permissions import require_active_players
 from games.transitions import Change
 from nard_site.domain import DomainError
+from nardy import WHITE, Side, side_name
+from nardy.record import (
+    MATCH_RESULT,
+    GameRecord,
+    MatchRecord,
+    OfferLine,
+    RecordError,
+    TurnLine,
+    bear_off_die,
+    parse_record,
+)
 
 
 class RecordRefused(InvalidRequest):

@@ -1,7 +1,7 @@
 """Matches, games, per-turn records and the append-only event log.
 
 The database keeps what must hold (constraints below); the rules themselves live in
-``games.engine`` and every write goes through ``games.services``.
+``nardy`` and every write goes through ``games.services``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.engine import (
+from nardy import (
     BLACK,
     RULESETS,
     SIDE_NAMES,
@@ -22,7 +22,7 @@ from games.engine import (
     Side,
     side_name,
 )
-from games.engine import Turn as TurnState
+from nardy import Turn as TurnState
 
 
 class Color(models.TextChoices):
@@ -63,7 +63,7 @@ def is_over(status: str) -> bool:
 
 
 class Rules(models.TextChoices):
-    """The rule sets a match can be played by (``games.engine.RULESETS``)."""
+    """The rule sets a match can be played by (``nardy.RULESETS``)."""
 
     LONG_NARDY = "long_nardy", "Long Nardy"
     SHORT_NARDY = "short_nardy", "Short nardy"
@@ -117,7 +117,7 @@ class Match(models.Model):
     hotseat = models.BooleanField(default=False,
                                   help_text="One account plays both sides at a shared screen.")
     rules = models.CharField(max_length=16, choices=Rules.choices, default=Rules.LONG_NARDY,
-                             db_index=True, help_text="The rule set (games.engine.RULESETS).")
+                             db_index=True, help_text="The rule set (nardy.RULESETS).")
     length = models.PositiveSmallIntegerField()
     stakes = models.CharField(max_length=4, choices=Stakes.choices, default=Stakes.NONE,
                               help_text="How stakes can be raised (S1-S7), fixed at creation.")

@@ -16,9 +16,9 @@ import computer
 from accounts.models import User
 from accounts.services import bot_account
 from games import presence, shapes
-from games.engine import RULESETS
 from games.exceptions import InvalidRequest
 from games.models import Rules
+from nardy import RULESETS
 
 PREFIX = "computer-"
 

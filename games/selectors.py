@@ -11,19 +11,6 @@ from django.db.models import Count, Q, QuerySet, Sum
 from accounts.models import username_key
 from accounts.stats import RulesStats, Stats, empty_stats
 from games import presence, shapes, store
-from games.engine import (
-    SIDE_NAMES,
-    WHITE,
-    BoardPosition,
-    Side,
-    Step,
-    Turn,
-    format_play,
-    other,
-    side_name,
-)
-from games.engine.record import FORMAT as RECORD_FORMAT
-from games.engine.record import format_record
 from games.models import (
     RESIGNATIONS,
     Color,
@@ -38,6 +25,19 @@ from games.models import (
 )
 from games.models import Turn as TurnRecord
 from games.transitions import legal_steps_json
+from nardy import (
+    SIDE_NAMES,
+    WHITE,
+    BoardPosition,
+    Side,
+    Step,
+    Turn,
+    format_play,
+    other,
+    side_name,
+)
+from nardy.record import FORMAT as RECORD_FORMAT
+from nardy.record import format_record
 
 
 def match_queryset() -> QuerySet[Match]:

@@ -9,7 +9,6 @@ from typing import Any
 from rest_framework import serializers
 
 from games import shapes
-from games.engine import SIDE_NAMES
 from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
@@ -20,6 +19,7 @@ from games.models import (
     Stakes,
 )
 from nard_site.api.shapes import schema_serializer
+from nardy import SIDE_NAMES
 
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
 

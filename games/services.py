@@ -23,7 +23,6 @@ from django.utils import timezone
 from accounts.models import User
 from games import clocks, opponents, shapes, store, transitions
 from games import dice as dice_source
-from games.engine import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
 from games.exceptions import (
     InvalidRequest,
     NotFound,
@@ -49,6 +48,7 @@ from games.models import (
     side_of,
 )
 from games.transitions import Change
+from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
 
 
 def _lock(match_id: int) -> Change:

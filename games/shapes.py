@@ -13,10 +13,10 @@ No ``from __future__ import annotations`` here: these annotations are read at ru
 from datetime import datetime
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from games.engine import SIDE_NAMES
-from games.engine.record import FORMAT as RECORD_FORMAT
 from games.models import EndReason, GamePhase, MatchStatus, Progression, Result, Rules, Stakes
 from nard_site.api.shapes import Doc
+from nardy import SIDE_NAMES
+from nardy.record import FORMAT as RECORD_FORMAT
 
 # --- values ---------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ all play turns with these functions, so there is one way a turn happens. They wo
 on the match aggregate in memory — the match, its current game and turn record —
 through a :class:`Change`, which collects the rows they touch and the events they
 log; nothing here writes to the database or knows who asked. The rules are reached
-only through ``match.ruleset`` (``games.engine.RULESETS``).
+only through ``match.ruleset`` (``nardy.RULESETS``).
 
     roll_off ─▶ start_turn ─▶ play ─▶ … ─▶ (settle: pass / end turn / end_game)
     offer ─▶ accept ─▶ start_turn …   or   offer ─▶ refuse ─▶ end_game      (S2-S5)
@@ -25,17 +25,6 @@ from django.db.models import Model
 from django.utils import timezone
 
 from games import clocks, notify, shapes, store
-from games.engine import (
-    WHITE,
-    IllegalMoveError,
-    NotationError,
-    Outcome,
-    Side,
-    Step,
-    Turn,
-    match_winner,
-    other,
-)
 from games.exceptions import IllegalMove, NotYourTurn, WrongPhase
 from games.models import (
     EndReason,
@@ -48,6 +37,17 @@ from games.models import (
     Stakes,
     color_of,
     side_of,
+)
+from nardy import (
+    WHITE,
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    Side,
+    Step,
+    Turn,
+    match_winner,
+    other,
 )
 
 NO_LEGAL_MOVE = "no legal move"

@@ -17,7 +17,6 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from games import analysis, clocks, importing, presence, selectors, services
-from games.engine import SIDE_NAMES, parse_side
 from games.exceptions import NotFound
 from games.models import Match
 from games.permissions import CanImportMatches
@@ -43,6 +42,7 @@ from games.serializers import (
 from games.transitions import step_json
 from live import polling
 from nard_site.api.idempotency import idempotent
+from nardy import SIDE_NAMES, parse_side
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from games.engine import BLACK, WHITE, other
 from games.models import Color, Event, GamePhase, Match, MatchStatus, color_of, side_of
+from nardy import BLACK, WHITE, other
 
 Item = tuple[int, str, dict[str, Any]]
 Kind = Callable[[Match, Sequence[Event]], Iterable[Item]]

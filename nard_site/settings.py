@@ -240,7 +240,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"ColorEnum": "games.engine.SIDE_NAMES"},
+    "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES"},
 }
 
 # --- Security (production: DEBUG off) ---------------------------------------------

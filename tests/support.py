@@ -31,9 +31,9 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 from rest_framework.test import APIClient
 
-from games.engine import BLACK, WHITE
 from games.models import Event, Game, GamePhase, Match
 from nard_site.api.shapes import is_optional, unwrap
+from nardy import BLACK, WHITE
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"

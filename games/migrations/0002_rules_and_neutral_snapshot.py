@@ -10,7 +10,7 @@ from django.db import migrations, models
 
 
 def to_neutral(apps, schema_editor):
-    from games.engine import Position, TurnState
+    from nardy import Position, TurnState
 
     Game = apps.get_model("games", "Game")
     for game in Game.objects.all().iterator():
@@ -28,7 +28,7 @@ def to_neutral(apps, schema_editor):
 
 
 def to_columns(apps, schema_editor):
-    from games.engine import Position, TurnState
+    from nardy import Position, TurnState
 
     Game = apps.get_model("games", "Game")
     for game in Game.objects.all().iterator():
@@ -51,7 +51,7 @@ class Migration(migrations.Migration):
                 choices=[("long_nardy", "Long Nardy"), ("short_nardy", "Short nardy"),
                          ("backgammon", "Backgammon"), ("nard", "Nard")],
                 db_index=True, default="long_nardy",
-                help_text="The rule set (games.engine.RULESETS).", max_length=16)),
+                help_text="The rule set (nardy.RULESETS).", max_length=16)),
         migrations.AddConstraint(
             model_name="match",
             constraint=models.CheckConstraint(

@@ -11,9 +11,9 @@ from rest_framework.test import APIClient
 
 from games import services
 from games.dice import planned as planned_dice
-from games.engine import WHITE, Position
 from games.management.commands.seed_demo_match import play_match
 from games.models import Game, Match
+from nardy import WHITE, Position
 
 
 @pytest.fixture

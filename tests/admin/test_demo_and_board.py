@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.board_svg import board_svg
-from games.engine import BLACK, WHITE, Position
 from games.models import Match, Rules
+from nardy import BLACK, WHITE, Position
 
 
 @pytest.mark.django_db

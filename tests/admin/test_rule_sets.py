@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.engine import RULESETS
 from games.models import Game, Match, Rules
+from nardy import RULESETS
 
 pytestmark = pytest.mark.django_db
 

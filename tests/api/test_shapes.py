@@ -59,7 +59,7 @@ def test_each_component_is_its_shape(schema, name):
 
 def test_colours_are_one_enum(schema):
     """Every colour in every answer is the one ``ColorEnum``, the engine's side names."""
-    from games.engine import SIDE_NAMES
+    from nardy import SIDE_NAMES
 
     assert schema["ColorEnum"]["enum"] == list(SIDE_NAMES)
     assert "MayOfferEnum" in schema and schema["MayOfferEnum"]["enum"] == list(shapes.MAY_OFFER)

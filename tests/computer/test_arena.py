@@ -13,7 +13,7 @@ import computer.levels
 from computer import __main__ as cli
 from computer.arena import LevelPlayer, Setup, main, ms_per_move, play, run, wilson
 from computer.gnubg import GnubgError, GnubgPlayer, apply_move, apply_steps, find_gnubg, parse_move
-from games.engine import BACKGAMMON_RULES, BLACK, WHITE, BoardPlay, BoardPosition, HitPosition, Side
+from nardy import BACKGAMMON_RULES, BLACK, WHITE, BoardPlay, BoardPosition, HitPosition, Side
 
 
 @pytest.mark.parametrize(("wins", "games", "low", "high"), [

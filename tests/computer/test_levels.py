@@ -14,7 +14,7 @@ from computer.board import boards, ruleset
 from computer.levels import LEVELS, UnknownLevelError, levels_for, picker
 from computer.match import play_game
 from computer.network import Net
-from games.engine import RULESETS
+from nardy import RULESETS
 
 from .util import sample_positions
 

@@ -38,7 +38,7 @@ from computer.search import (
     group_argmax,
     group_top,
 )
-from games.engine import RULESETS
+from nardy import RULESETS
 
 from .util import sample_positions
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from computer.board import ruleset
-from games.engine import BoardPosition, Side
+from nardy import BoardPosition, Side
 
 
 def sample_positions(rules: str, count: int, seed: int,

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 import computer
-from games.engine import WHITE
 from games.models import Event, Match
 from games.replay import replay_problems
+from nardy import WHITE
 from tests.computer_api.conftest import my_colour, play_out, run_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)

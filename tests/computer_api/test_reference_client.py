@@ -27,9 +27,9 @@ from accounts.models import User
 from accounts.services import token_obtain
 from computer import client
 from computer.client import Action, Api, ApiError, Bot, EventStream, NotABot, ServerEvent
-from games.engine import RULESETS, WHITE
 from games.models import Game, Match
 from games.replay import replay_problems
+from nardy import RULESETS, WHITE
 from tests.support import ROOT, AsgiServer, prepare_database, server_env
 
 HANG = 600  # seconds: a guard against a hung client only, never an assertion on speed

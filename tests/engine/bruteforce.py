@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import Position
+from nardy import Position
 
 
 def opp_number(p: int) -> int:

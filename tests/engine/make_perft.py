@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from games.engine import BLACK, WHITE, Position, legal_plays, side_name
-from games.engine.bench import random_game
+from nardy import BLACK, WHITE, Position, legal_plays, side_name
+from nardy.bench import random_game
 
 from .bruteforce import reference_for_roll
 

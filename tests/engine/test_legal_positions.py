@@ -12,8 +12,8 @@ import struct
 import pytest
 from hypothesis import given
 
-from games.engine import BLACK, RULESETS, WHITE, BoardPosition, HitPosition, Position, Side
-from games.engine.ruleset import PACKED_SIZE
+from nardy import BLACK, RULESETS, WHITE, BoardPosition, HitPosition, Position, Side
+from nardy.ruleset import PACKED_SIZE
 
 from . import test_perft
 from .bruteforce import reference_for_roll

@@ -1,4 +1,4 @@
-"""STYLE: the engine is pure Python; nothing under games/engine may import Django."""
+"""STYLE: the engine is pure Python; nothing under nardy may import Django."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-import games.engine
+import nardy
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def engine_modules() -> list[str]:
-    return ["games.engine"] + [
-        f"games.engine.{m.name}" for m in pkgutil.iter_modules(games.engine.__path__)]
+    return ["nardy"] + [
+        f"nardy.{m.name}" for m in pkgutil.iter_modules(nardy.__path__)]
 
 
 def test_engine_has_the_expected_modules() -> None:
-    assert {"games.engine.longnardy", "games.engine.notation", "games.engine.position",
-            "games.engine.bench"} <= set(engine_modules())
+    assert {"nardy.longnardy", "nardy.notation", "nardy.position",
+            "nardy.bench"} <= set(engine_modules())
 
 
 def test_engine_never_imports_django() -> None:

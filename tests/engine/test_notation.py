@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import (
+from nardy import (
     BLACK,
     WHITE,
     IllegalMoveError,
@@ -21,7 +21,7 @@ from games.engine import (
     legal_plays,
     parse_play,
 )
-from games.engine.notation import decode_turn
+from nardy.notation import decode_turn
 
 from .util import board
 

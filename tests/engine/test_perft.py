@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import Position, TurnState, legal_plays, parse_side
+from nardy import Position, TurnState, legal_plays, parse_side
 
 from .bruteforce import reference_for_roll
 

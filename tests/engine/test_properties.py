@@ -8,7 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from nardy import (
     BLACK,
     WHITE,
     IllegalMoveError,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import (
+from nardy import (
     BLACK,
     RULESET,
     WHITE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.engine import Position, Side, TurnState, opp
+from nardy import Position, Side, TurnState, opp
 
 
 def board(side: Side, mine: Mapping[int, int], theirs: Mapping[int, int] | None = None,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import BLACK, SIDE_NAMES, WHITE, parse_side, side_name
 from games.models import Color, color_of, side_of
+from nardy import BLACK, SIDE_NAMES, WHITE, parse_side, side_name
 
 
 def test_the_models_choices_are_the_engines_side_names():

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.engine import HitPosition
+from nardy import HitPosition
 
 BAR = 25
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from games.engine import BLACK, RULESETS, WHITE, HitPosition, side_name
+from nardy import BLACK, RULESETS, WHITE, HitPosition, side_name
 
 from .bruteforce import reference_for_roll
 

@@ -8,15 +8,15 @@ import pkgutil
 
 import pytest
 
-import games.engine.hitting
+import nardy.hitting
 
-MODULES = ["games.engine.hitting"] + [
-    f"games.engine.hitting.{m.name}" for m in pkgutil.iter_modules(games.engine.hitting.__path__)]
+MODULES = ["nardy.hitting"] + [
+    f"nardy.hitting.{m.name}" for m in pkgutil.iter_modules(nardy.hitting.__path__)]
 
 
 def test_the_subpackage_has_its_modules() -> None:
-    assert {"games.engine.hitting.generate", "games.engine.hitting.position",
-            "games.engine.hitting.turn", "games.engine.hitting.variants"} <= set(MODULES)
+    assert {"nardy.hitting.generate", "nardy.hitting.position",
+            "nardy.hitting.turn", "nardy.hitting.variants"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -19,7 +19,7 @@ import subprocess
 import pytest
 
 from computer.gnubg import apply_move, find_gnubg
-from games.engine import BACKGAMMON_RULES, BLACK, WHITE, HitPosition
+from nardy import BACKGAMMON_RULES, BLACK, WHITE, HitPosition
 
 GNUBG = find_gnubg()
 

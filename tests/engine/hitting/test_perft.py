@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import RULESETS, HitPosition, parse_side
+from nardy import RULESETS, HitPosition, parse_side
 
 from .bruteforce import reference_for_roll
 from .make_perft import RULES, path_for

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import BLACK, RULESETS, WHITE, HitPosition, HitTurn, IllegalMoveError
+from nardy import BLACK, RULESETS, WHITE, HitPosition, HitTurn, IllegalMoveError
 
 from .bruteforce import reference_for_roll
 

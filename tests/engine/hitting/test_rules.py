@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import (
+from nardy import (
     BACKGAMMON_RULES,
     BLACK,
     NARD_RULES,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.engine import RULESETS, HitPosition, HitTurn, Side, Step
+from nardy import RULESETS, HitPosition, HitTurn, Side, Step
 
 
 def board(rules: str, side: Side, mine: Mapping[int, int],

@@ -6,7 +6,7 @@ const root = document.getElementById("app");
 export const API = root?.dataset.api || "/api/v1/";
 export const SESSION = root?.dataset.session || "/play/session/";
 
-// The API's colours (its ColorEnum, the server's games.engine.SIDE_NAMES), White first.
+// The API's colours (its ColorEnum, the server's nardy.SIDE_NAMES), White first.
 export const SIDES = Object.freeze(["white", "black"]);
 export const otherSide = (colour) => (colour === SIDES[0] ? SIDES[1] : SIDES[0]);
 

@@ -339,13 +339,13 @@ def _hitter_choices(key2: int, s: int, t: int, hit: int, occ: int, marks: int, k
 
 
 Search = forced.Search[State]
-"""What :func:`search` finds (see :mod:`games.engine.forced`)."""
+"""What :func:`search` finds (see :mod:`nardy.forced`)."""
 
 
 def search(g: Mover, root: Layer, dice_left: tuple[int, ...], want_firsts: bool,
            shared: forced.Shared[State] | None = None) -> Search:
     """All complete plays allowed by H11 (as R19-R21) from the ``root`` states
-    (``shared``: see :func:`games.engine.forced.search`)."""
+    (``shared``: see :func:`nardy.forced.search`)."""
     return forced.search(partial(expand, g), root, dice_left, want_firsts, shared)
 
 

@@ -1,4 +1,4 @@
-"""Engine speed benchmark: ``python -m games.engine.bench`` (see docs/benchmarks.md).
+"""Engine speed benchmark: ``python -m nardy.bench`` (see docs/benchmarks.md).
 
 Prints three figures, all single-process and seeded:
 

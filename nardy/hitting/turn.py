@@ -1,6 +1,6 @@
 """The turn state, plays and the rule sets of the hitting games (RULES-FAMILY H2-H16).
 
->>> from games.engine.hitting.variants import BACKGAMMON
+>>> from nardy.hitting.variants import BACKGAMMON
 >>> game = HittingGame(BACKGAMMON)
 >>> state = game.start_turn(game.initial(), WHITE, (3, 1), first_turn=True)
 >>> [str(s) for s in state.legal_steps()][:3]
@@ -363,7 +363,7 @@ def _one_die(mover: Mover, root: Layer, die: int, nxt: Layer, ended: Layer) -> L
 
 
 class HittingGame:
-    """A hitting game as a :class:`~games.engine.ruleset.RuleSet`: the shared rules
+    """A hitting game as a :class:`~nardy.ruleset.RuleSet`: the shared rules
     with one :class:`~.variants.Variant`'s differences."""
 
     def __init__(self, variant: Variant) -> None:

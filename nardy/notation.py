@@ -1,7 +1,7 @@
 """Compact, URL-safe IDs for positions and turn states, and step text (docs/notation.md).
 
 The codec works on plain tuples so that it depends on nothing else in the engine;
-:class:`~games.engine.position.Position` and :class:`~games.engine.longnardy.TurnState`
+:class:`~nardy.position.Position` and :class:`~nardy.longnardy.TurnState`
 wrap it in ``to_id()`` / ``from_id()``.
 
 Position ID ``P1-`` + 14 base64url characters (10 bytes, 80 bits). For White (over

@@ -365,7 +365,7 @@ def legal_plays(position: Position, side: Side, dice: tuple[int, int],
     there, R28, and counts the dice it used). With no legal move the list holds one empty play
     whose position is ``position`` (R23). Raises ``ValueError`` for bad dice/side.
 
-    >>> from games.engine import BLACK
+    >>> from nardy import BLACK
     >>> [str(p) for p in legal_plays(Position.initial(), BLACK, (3, 3), True)]
     ['24/21 24/21 21/18 21/18', '24/21 24/21 21/18 18/15']
     """
@@ -581,7 +581,7 @@ class TurnState(TurnBase):
 
 
 class LongNardy:
-    """Long Nardy as a :class:`~games.engine.ruleset.RuleSet`."""
+    """Long Nardy as a :class:`~nardy.ruleset.RuleSet`."""
 
     name: Final = "long_nardy"
     title: Final = "Long Nardy"

@@ -1,8 +1,8 @@
 """What every rule set's turn state shares: the dice, the step-by-step contract
 (``apply``/``resolve`` checked in one order) and the forced-play diagnosis.
 
-A turn state (Long Nardy's :class:`~games.engine.longnardy.TurnState`, the hitting
-games' :class:`~games.engine.hitting.turn.HitTurn`) is a frozen dataclass with
+A turn state (Long Nardy's :class:`~nardy.longnardy.TurnState`, the hitting
+games' :class:`~nardy.hitting.turn.HitTurn`) is a frozen dataclass with
 ``position``, ``side``, ``dice`` and ``dice_left`` that mixes in :class:`TurnBase` and
 supplies the rule-set hooks: its forced-play search result, how it plays one step,
 why a step is refused, and the few texts that name its own rules.

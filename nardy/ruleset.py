@@ -1,9 +1,9 @@
 """The interface every rule set of the engine implements, and the turn protocol.
 
-The server reaches the rules only through :data:`games.engine.RULESETS`
+The server reaches the rules only through :data:`nardy.RULESETS`
 (``RULESETS[match.rules]``): positions, turns and results are values of the rule
 set's own types, which all satisfy :class:`BoardPosition` and :class:`Turn` below.
-Long Nardy (:mod:`games.engine.longnardy`) is one implementation; the hitting games
+Long Nardy (:mod:`nardy.longnardy`) is one implementation; the hitting games
 (``short_nardy``, ``backgammon``, ``nard``) are siblings, never special cases inside
 Long Nardy.
 
@@ -55,7 +55,7 @@ class BoardPosition(Protocol):
 
 class BoardPlay(Protocol):
     """A complete play of any rule set: its steps in order and the resulting position
-    (Long Nardy's :class:`~games.engine.moves.Play`, the hitting games' ``HitPlay``,
+    (Long Nardy's :class:`~nardy.moves.Play`, the hitting games' ``HitPlay``,
     which also carries ``hits``, one flag per step). ``str()`` writes its notation."""
 
     @property

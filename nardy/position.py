@@ -143,7 +143,7 @@ class Position:
 
     @classmethod
     def from_id(cls, text: str) -> Position:
-        """Parse a position ID. Raises :class:`~games.engine.errors.NotationError`."""
+        """Parse a position ID. Raises :class:`~nardy.errors.NotationError`."""
         points = notation.decode_position(text)
         try:
             return cls.from_points(points)

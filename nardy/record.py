@@ -29,7 +29,7 @@ offer ends the game (``black refuses`` then ``Result: black refuses, white wins 
 (stake 2); score 2-0``), and a result above stake 1 names it: ``(gammon, stake 2)``.
 
 Scores are written White first. Steps are in the mover's numbering, in the engine's
-one step notation (:class:`~games.engine.moves.Step`): ``bar/22``, ``13/7*`` for a
+one step notation (:class:`~nardy.moves.Step`): ``bar/22``, ``13/7*`` for a
 hit, ``3/off`` for the exact die and ``3/off(5)`` for a larger one. Another rule set
 than Long Nardy says so in the title and a ``Rules:`` header.
 """

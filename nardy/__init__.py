@@ -2,7 +2,7 @@
 
 The public API::
 
-    from games.engine import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
+    from nardy import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
         TurnState, Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
         to_perspective, RULESET)
 
