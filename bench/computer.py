@@ -5,8 +5,8 @@
 The positions are every decision (more than one legal play) of seeded games of the
 ``heuristic`` level against itself — closer to what a level meets than random games.
 Each level decides each position once, in a process of its own making (one warm-up
-decision first: the fast paths' one-time check); the figures are the CPU time of the
-process per decision (``time.process_time``: what the machine's other work cannot
+decision first: the weights loaded, the caches built); the figures are the CPU time of
+the process per decision (``time.process_time``: what the machine's other work cannot
 inflate) and the wall time beside it, as mean, median, p95 (nearest rank) and max.
 """
 
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{plays_each:.1f} legal plays each on average")
     for level in wanted:
         choose = picker(args.rules, level)
-        choose(*sample[0])  # warm-up: the fast paths' one-time check
+        choose(*sample[0])  # warm-up: the weights loaded, the caches built
         cpu: list[float] = []
         wall: list[float] = []
         for plays, side in sample:

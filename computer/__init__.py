@@ -28,7 +28,7 @@ from typing import Literal
 from nardy import BoardPosition, Side, Step, Turn
 
 from . import stakes
-from .board import ruleset
+from .board import UnreadableBoardError, ruleset
 from .levels import (
     LEVELS,
     UnknownLevelError,
@@ -37,13 +37,15 @@ from .levels import (
     picker,
     race_estimate,
 )
-from .network import OUTPUTS
+from .network import OUTPUTS, WeightsMismatchError
 from .search import Evaluator
 
 __all__ = [
     "LEVELS",
     "OUTPUTS",
     "UnknownLevelError",
+    "UnreadableBoardError",
+    "WeightsMismatchError",
     "choose_for_turn",
     "choose_play",
     "estimate",

@@ -38,7 +38,7 @@ from .board import ruleset
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
 from .levels import LEARNED, LEVELS, UnknownLevelError, levels_for, picker, weights_path
 from .match import MAX_TURNS, first_dice
-from .network import Net
+from .network import Net, WeightsMismatchError
 
 GNUBG = "gnubg"
 PLAYERS = (*LEVELS, GNUBG)
@@ -125,10 +125,10 @@ def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
     check_player(rules, name, weights)
     if name == GNUBG:
         return GnubgPlayer()
-    net = Net.load(weights) if weights is not None and name in LEARNED else None
     try:
+        net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
         return LevelPlayer(rules, name, net)
-    except UnknownLevelError as error:
+    except (UnknownLevelError, WeightsMismatchError) as error:
         raise ArenaError(str(error)) from None
 
 

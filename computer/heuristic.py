@@ -50,10 +50,13 @@ WEIGHTS = Weights()
 
 _DISTANCE = np.arange(1, POINTS + 1)
 _TO_HOME = np.maximum(_DISTANCE - 6, 0)
-# Long Nardy (R2): my point p is the opponent's point p +- 12; hitting games (H1): 25 - p.
-# _THEIR_TO_MINE[r - 1]: index of my point that is the opponent's point r.
-_THEIR_TO_MINE_R2 = np.array([(r + 12 if r <= 12 else r - 12) - 1 for r in range(1, 25)])
-_THEIR_TO_MINE_H1 = np.array([24 - r for r in range(1, 25)])
+# By the profile's numbering, Long Nardy's (R2: my point p is the opponent's p +- 12) or
+# the hitting games' (H1: 25 - p): _THEIR_TO_MINE[numbering][r - 1] is the index of my
+# point that is the opponent's point r.
+_THEIR_TO_MINE = {
+    "rotated": np.array([(r + 12 if r <= 12 else r - 12) - 1 for r in range(1, 25)]),
+    "mirrored": np.array([24 - r for r in range(1, 25)]),
+}
 
 
 def scores(rules: str, b: Boards, w: Weights = WEIGHTS) -> FloatArray:
@@ -79,7 +82,7 @@ def scores(rules: str, b: Boards, w: Weights = WEIGHTS) -> FloatArray:
     score += w.block * relevant + w.block_near * near
     score += w.prime * np.maximum(longest - 1, 0) ** 2
 
-    if prof.hitting:
+    if prof.hits:
         score -= w.blot * _blot_risk(b, w)
         score += w.hit * b.bar[:, 1]
     return score
@@ -89,8 +92,8 @@ def blocks(b: Boards, prof: Profile) -> tuple[IntArray, IntArray, IntArray]:
     """Per row, the mover's points the opponent still has to pass (Long Nardy: one
     checker blocks, R6; hitting games: two, H7): how many, how many of them within six
     in front of the opponent's rearmost checker, and the longest run of them."""
-    need = 2 if prof.hitting else 1
-    to_mine = _THEIR_TO_MINE_H1 if prof.hitting else _THEIR_TO_MINE_R2
+    need = 2 if prof.hits else 1
+    to_mine = _THEIR_TO_MINE[prof.numbering]
     blocked = b.mine[:, to_mine] >= need  # in the opponent's numbering
     occupied = b.theirs > 0
     # The opponent's rearmost checker: 25 from the bar, else its highest occupied point.

@@ -13,7 +13,7 @@ from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
 from . import heuristic
-from .board import ruleset
+from .board import UnreadableBoardError, readable, reader, ruleset
 from .network import Net
 from .search import Evaluator
 
@@ -47,17 +47,23 @@ def weights_path(rules: str) -> Path:
 
 @cache
 def load_net(rules: str) -> Net:
-    """The committed network of ``rules``. Raises ``UnknownLevelError`` without one."""
+    """The committed network of ``rules``. Raises ``UnknownLevelError`` without one,
+    :class:`~computer.network.WeightsMismatchError` when it was trained for another rule
+    set or encoding (or does not say)."""
     path = weights_path(rules)
     if not path.exists():
         raise UnknownLevelError(f"no trained network for {rules!r} ({path.name} missing)")
-    return Net.load(path)
+    return Net.load(path, rules)
 
 
 def levels_for(rules: str) -> dict[str, str]:
-    """The levels playable in ``rules`` (name → sentence). Raises ``KeyError`` for an
-    unknown rule set."""
+    """The levels playable in ``rules`` (name → sentence): ``random`` always; the
+    others where the computer reads the rule set's board (:func:`~computer.board.readable`),
+    the learned ones with its trained weights. Raises ``KeyError`` for an unknown rule
+    set."""
     ruleset(rules)
+    if not readable(rules):
+        return {"random": LEVELS["random"]}
     learned = weights_path(rules).exists()
     return {name: text for name, text in LEVELS.items() if learned or name not in LEARNED}
 
@@ -75,6 +81,10 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
     if level == "random":
         chance = rng or random.Random()
         return lambda plays, side: chance.randrange(len(plays))
+    try:
+        reader(rules)
+    except UnreadableBoardError as error:
+        raise UnknownLevelError(f"no level {level!r} in {rules!r}: {error}") from None
     if level == "heuristic":
         return lambda plays, side: (
             0 if len(plays) == 1 else heuristic.best_index(rules, [p.position for p in plays],

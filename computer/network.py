@@ -1,9 +1,16 @@
-"""The learned evaluation: an input encoding and a one-hidden-layer value network.
+"""The learned evaluation: a rule set's input encoding and a one-hidden-layer value network.
 
-**Encoding** (:func:`encode`, the same for every rule set; :data:`N_INPUTS` = 208).
-A position is seen by the side that has just moved, with the opponent to roll. Two
-blocks of 104 inputs, the mover's first, then the opponent's, each in that side's own
-numbering:
+**Encodings.** Each rule set has its own :class:`Encoding` (:func:`encoding`), chosen by
+its board codec's layout (:data:`ENCODINGS`) and built for its profile: a name, an input
+size and a fingerprint (a hash of what it writes for a fixed batch of boards), which a
+weights file records with its rule set (:meth:`Net.load` refuses weights trained for
+another rule set or another encoding, and weights that do not say). A rule set whose
+layout has no encoding is refused with ``UnreadableBoardError``.
+
+**TD encoding** (:func:`encode`; the ``signed24`` layout, all four built-in games;
+:data:`TD_INPUTS` = 208). A position is seen by the side that has just moved, with the
+opponent to roll. Two blocks of 104 inputs, the mover's first, then the opponent's, each
+in that side's own numbering:
 
 - for each own point 1..24, four inputs (TD-Gammon's): ``n >= 1``, ``n >= 2``,
   ``n >= 3``, ``(n - 3) / 4`` when ``n > 3``;
@@ -16,7 +23,7 @@ numbering:
   has to pass, those within six in front of its rearmost checker, and the longest run
   of them, each / 6.
 
-**Network**: ``N_INPUTS`` → ``hidden`` tanh units → :data:`N_OUTPUTS` sigmoid outputs,
+**Network**: the encoding's inputs → ``hidden`` tanh units → :data:`N_OUTPUTS` sigmoid outputs,
 the mover's probabilities of: winning, winning 2+ points (mars/gammon), winning 3
 (koks/backgammon), losing 2+, losing 3. Trained by TD(λ) self-play
 (:mod:`computer.train`) with a cross-entropy loss on each output.
@@ -24,20 +31,39 @@ the mover's probabilities of: winning, winning 2+ points (mars/gammon), winning 
 
 from __future__ import annotations
 
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .board import POINTS, Boards, FloatArray, IntArray, Profile
+from nardy.codec import SIGNED24
 
-__all__ = ["N_INPUTS", "N_OUTPUTS", "OUTPUTS", "FloatArray", "Inputs", "Net", "encode", "equity",
-           "flip", "outcome_vector"]
+from .board import (
+    CHECKERS,
+    POINTS,
+    Boards,
+    FloatArray,
+    IntArray,
+    Profile,
+    UnreadableBoardError,
+    profile,
+    ruleset,
+)
+
+__all__ = ["ENCODINGS", "N_OUTPUTS", "OUTPUTS", "TD_INPUTS", "Encoding", "FloatArray", "Inputs",
+           "Net", "WeightsMismatchError", "encode", "encoding", "equity", "flip",
+           "outcome_vector"]
 
 Inputs = npt.NDArray[np.floating[Any]]
 
-N_INPUTS = 2 * (4 * POINTS + 8)
+TD_INPUTS = 2 * (4 * POINTS + 8)
+"""The TD encoding's input size (208)."""
 N_OUTPUTS = 5
 OUTPUTS = ("win", "win_2", "win_3", "lose_2", "lose_3")
 
@@ -76,8 +102,8 @@ _BITS = (2.0 ** np.arange(POINTS)).astype(np.float32)
 float32: sums of distinct powers of two below 2**24)."""
 # Point r in the opponent's numbering is own point _TO_MINE[...][r - 1] + 1: Long Nardy
 # (R2, r +- 12), the hitting games (H1, 25 - r); as in computer.heuristic.blocks.
-_TO_MINE = {False: np.array([(r + 12 if r <= 12 else r - 12) - 1 for r in range(1, 25)]),
-            True: np.array([24 - r for r in range(1, 25)])}
+_TO_MINE = {"rotated": np.array([(r + 12 if r <= 12 else r - 12) - 1 for r in range(1, 25)]),
+            "mirrored": np.array([24 - r for r in range(1, 25)])}
 
 
 def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
@@ -104,8 +130,8 @@ def _blocks(counts: IntArray, bar: IntArray, prof: Profile,
     """:func:`computer.heuristic.blocks` of both sides at once, on bit masks:
     ``counts`` is ``(n, 2, 24)`` (each side's own points), ``bar`` ``(n, 2)``; each
     result is ``(n, 2)``, column ``k`` the blocks of side ``k`` against the other."""
-    need = 2 if prof.hitting else 1
-    blocked = ((counts[:, :, _TO_MINE[prof.hitting]] >= need) @ _BITS).astype(np.int64)
+    need = 2 if prof.hits else 1
+    blocked = ((counts[:, :, _TO_MINE[prof.numbering]] >= need) @ _BITS).astype(np.int64)
     occupied = ((counts[:, ::-1] > 0) @ _BITS).astype(np.int64)  # the other side's
     # The other side's rearmost checker: 25 from the bar, else its highest point, else 0.
     rear = np.frexp(occupied.astype(np.float64))[1].astype(np.int64)
@@ -135,7 +161,100 @@ def encode(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
     x[:, :, 101] = relevant / 6.0
     x[:, :, 102] = near / 6.0
     x[:, :, 103] = longest / 6.0
-    return x.reshape(n, N_INPUTS)
+    return x.reshape(n, TD_INPUTS)
+
+
+class WeightsMismatchError(ValueError):
+    """Weights that were not trained for this rule set and its encoding (or do not say)."""
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A rule set's network inputs: ``encode`` writes ``n_inputs`` per row of a
+    :class:`~computer.board.Boards` (seen by the side that just moved)."""
+
+    name: str
+    """The encoding's name, e.g. ``"td-signed24"``."""
+    n_inputs: int
+    profile: Profile
+    write: Callable[[Boards, Profile], npt.NDArray[np.float32]]
+
+    def encode(self, b: Boards) -> npt.NDArray[np.float32]:
+        return self.write(b, self.profile)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """16 hex digits of a SHA-256 of the name, the size and the inputs written for a
+        fixed batch of boards (:func:`fingerprint_boards`): any change to what the
+        encoding writes for this rule set changes it."""
+        x = self.encode(fingerprint_boards(self.profile))
+        if x.shape != (len(x), self.n_inputs):
+            raise ValueError(f"{self.name} writes {x.shape[1]} inputs, not {self.n_inputs}")
+        digest = hashlib.sha256(f"{self.name}:{self.n_inputs}:".encode())
+        digest.update(np.ascontiguousarray(x, dtype="<f4").tobytes())
+        return digest.hexdigest()[:16]
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """What a weights file trained with it records (with ``rules``)."""
+        return {"rules": self.profile.name, "encoding": self.name,
+                "encoding_fingerprint": self.fingerprint}
+
+    def check(self, meta: dict[str, str], source: object) -> None:
+        """Raise :class:`WeightsMismatchError` unless ``meta`` (a weights file's, from
+        ``source``) says it was trained for this rule set and this encoding."""
+        missing = [key for key in ("rules", "encoding", "encoding_fingerprint")
+                   if key not in meta]
+        if missing:
+            raise WeightsMismatchError(
+                f"{source}: the weights do not say which rule set and encoding they were "
+                f"trained for (no {', '.join(missing)} in their meta); retrain them "
+                f"(python -m computer.train --rules {self.profile.name})")
+        if meta["rules"] != self.profile.name:
+            raise WeightsMismatchError(f"{source}: the weights were trained for "
+                                       f"{meta['rules']!r}, not {self.profile.name!r}")
+        if (meta["encoding"], meta["encoding_fingerprint"]) != (self.name, self.fingerprint):
+            raise WeightsMismatchError(
+                f"{source}: the weights were trained for the encoding {meta['encoding']} "
+                f"({meta['encoding_fingerprint']}); {self.profile.name} now encodes "
+                f"{self.name} ({self.fingerprint}): retrain them")
+
+
+def fingerprint_boards(prof: Profile, rows: int = 64) -> Boards:
+    """A fixed batch of legal-looking boards (15 checkers a side on the points, the bar
+    and off; the bar only where ``prof.hits``), drawn from a seeded standard-library
+    generator so that it is the same everywhere."""
+    rng = random.Random(20261201)
+    counts = np.zeros((rows, 2, POINTS), dtype=np.int64)
+    bar, off = np.zeros((rows, 2), np.int64), np.zeros((rows, 2), np.int64)
+    for i in range(rows):
+        for side in (0, 1):
+            on_bar = rng.randint(0, 2) if prof.hits else 0
+            borne = rng.randint(0, CHECKERS - on_bar) if rng.random() < 0.3 else 0
+            bar[i, side], off[i, side] = on_bar, borne
+            for _ in range(CHECKERS - on_bar - borne):
+                counts[i, side, rng.randrange(POINTS)] += 1
+    return Boards(counts[:, 0].copy(), counts[:, 1].copy(), bar, off)
+
+
+ENCODINGS: dict[str, Callable[[Profile], Encoding]] = {
+    SIGNED24: lambda prof: Encoding("td-signed24", TD_INPUTS, prof, encode),
+}
+"""The network encoding of each packed layout (``codec.layout``), built for a profile."""
+
+
+@cache
+def encoding(rules: str) -> Encoding:
+    """The network encoding of ``rules``. Raises :class:`UnreadableBoardError` when its
+    codec's layout has none (``KeyError`` for an unknown rule set)."""
+    layout = ruleset(rules).codec.layout
+    try:
+        make = ENCODINGS[layout]
+    except KeyError:
+        raise UnreadableBoardError(
+            f"no network encoding for {rules!r}: its codec's layout {layout!r} has none in "
+            f"computer.network (known: {', '.join(ENCODINGS)})") from None
+    return make(profile(rules))
 
 
 def _sigmoid(z: FloatArray) -> FloatArray:
@@ -144,7 +263,7 @@ def _sigmoid(z: FloatArray) -> FloatArray:
 
 
 class Net:
-    """``N_INPUTS`` → ``hidden`` (tanh) → ``N_OUTPUTS`` (sigmoid)."""
+    """``n_inputs`` (its encoding's) → ``hidden`` (tanh) → ``N_OUTPUTS`` (sigmoid)."""
 
     def __init__(self, w1: FloatArray, b1: FloatArray, w2: FloatArray, b2: FloatArray,
                  meta: dict[str, str] | None = None) -> None:
@@ -153,20 +272,26 @@ class Net:
         self._fast: tuple[Any, Any, Any, Any] | None = None
 
     @classmethod
-    def create(cls, hidden: int, rng: np.random.Generator) -> Net:
+    def create(cls, hidden: int, rng: np.random.Generator, n_inputs: int = TD_INPUTS,
+               meta: dict[str, str] | None = None) -> Net:
         """Small random weights (uniform, scaled by fan-in); output biases start at
-        the log-odds of plausible priors (even game, few marses)."""
-        w1 = rng.uniform(-1.0, 1.0, (hidden, N_INPUTS)) / np.sqrt(N_INPUTS)
+        the log-odds of plausible priors (even game, few marses). ``meta``: e.g. the
+        encoding's (:attr:`Encoding.meta`)."""
+        w1 = rng.uniform(-1.0, 1.0, (hidden, n_inputs)) / np.sqrt(n_inputs)
         w2 = rng.uniform(-1.0, 1.0, (N_OUTPUTS, hidden)) / np.sqrt(hidden)
         b2 = np.array([0.0, -2.0, -4.0, -2.0, -4.0])
-        return cls(w1, np.zeros(hidden), w2, b2)
+        return cls(w1, np.zeros(hidden), w2, b2, meta)
 
     @property
     def hidden(self) -> int:
         return int(self.w1.shape[0])
 
+    @property
+    def n_inputs(self) -> int:
+        return int(self.w1.shape[1])
+
     def forward(self, x: Inputs) -> FloatArray:
-        """Probabilities, ``(n, N_OUTPUTS)``, for inputs ``x`` of shape ``(n, N_INPUTS)``.
+        """Probabilities, ``(n, N_OUTPUTS)``, for inputs ``x`` of shape ``(n, n_inputs)``.
 
         Computed in float32 (twice as fast on big batches; far below the estimates'
         precision), returned as float64."""
@@ -202,13 +327,17 @@ class Net:
                             meta=meta)
 
     @classmethod
-    def load(cls, path: Path) -> Net:
-        """Read weights written by :meth:`save`. Raises ``OSError`` / ``ValueError``."""
+    def load(cls, path: Path, rules: str) -> Net:
+        """Read weights written by :meth:`save` for playing ``rules``: their meta must
+        name ``rules`` and its encoding (:meth:`Encoding.check`). Raises ``OSError``,
+        :class:`WeightsMismatchError` or ``ValueError``."""
         with np.load(path, allow_pickle=False) as data:
             arrays = [data[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2")]
             meta = dict(str(item).split("=", 1) for item in data["meta"])
+        enc = encoding(rules)
+        enc.check(meta, path)
         w1, b1, w2, b2 = arrays
-        if w1.shape[1] != N_INPUTS or w2.shape != (N_OUTPUTS, w1.shape[0]):
-            raise ValueError(f"{path}: weights of shape {w1.shape}/{w2.shape} do not fit "
-                             f"{N_INPUTS} inputs and {N_OUTPUTS} outputs")
+        if w1.shape[1] != enc.n_inputs or w2.shape != (N_OUTPUTS, w1.shape[0]):
+            raise WeightsMismatchError(f"{path}: weights of shape {w1.shape}/{w2.shape} do "
+                                       f"not fit {enc.n_inputs} inputs and {N_OUTPUTS} outputs")
         return cls(w1, b1, w2, b2, meta)

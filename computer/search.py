@@ -38,8 +38,8 @@ from itertools import groupby
 
 import numpy as np
 
-from nardy import PACKED_SIZE, BoardPosition, Side
 from nardy import BoardPlay as Play
+from nardy import BoardPosition, Side
 
 from .board import (
     Boards,
@@ -49,11 +49,10 @@ from .board import (
     packed_boards,
     packed_rows,
     profile,
-    reads_packed,
     ruleset,
     untouched,
 )
-from .network import N_OUTPUTS, Net, encode, equity, flip, outcome_vector
+from .network import N_OUTPUTS, Net, encoding, equity, flip, outcome_vector
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
@@ -139,6 +138,11 @@ class Evaluator:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
+        self.encoding = encoding(rules)
+        if net.n_inputs != self.encoding.n_inputs:
+            raise ValueError(f"a network of {net.n_inputs} inputs cannot read {rules}'s "
+                             f"{self.encoding.name} ({self.encoding.n_inputs} inputs)")
+        self.packed_size = self.rs.codec.packed_size
         self.net = net
         self.reply_filter = reply_filter
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
@@ -180,9 +184,9 @@ class Evaluator:
         # One position's rolls in one call: they share work in the engine.
         for (position, side, first), group in groupby(queries, lambda q: (q[0], q[1], q[3])):
             data += packed(position, side, [dice for _, _, dice, _ in group], first)
-        sizes = np.array([len(d) // PACKED_SIZE for d in data], dtype=np.int64)
+        sizes = np.array([len(d) // self.packed_size for d in data], dtype=np.int64)
         starts = _starts(sizes)
-        rows = packed_rows(b"".join(data))
+        rows = packed_rows(self.rules, b"".join(data))
         mover = queries[0][1]
         probs = np.zeros((len(rows), N_OUTPUTS))
         for lo in range(0, len(rows), BATCH):
@@ -198,7 +202,7 @@ class Evaluator:
     def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
         """The network's estimates of ``b``'s rows and the rows where the game may be
         over (the side that moved has borne off 15, or has all 15 home in ``nard``)."""
-        probs = self.net.forward(encode(b, self.profile))
+        probs = self.net.forward(self.encoding.encode(b))
         if self.profile.bears_off:
             done = np.flatnonzero(b.off[:, 0] == 15)
         else:
@@ -220,7 +224,7 @@ class Evaluator:
         else each query's estimates are kept for the decision."""
         if not queries:
             return np.zeros((0, N_OUTPUTS)), np.zeros(0, dtype=np.int64)
-        if packed and reads_packed(self.rules):
+        if packed:
             return self._results_packed(queries)
         values = self._values
         todo = [query for query in dict.fromkeys(queries) if query not in values]

@@ -32,12 +32,11 @@ from .board import boards, profile, ruleset
 from .levels import WEIGHTS_DIR, picker
 from .match import first_dice, play_game
 from .network import (
-    N_INPUTS,
     N_OUTPUTS,
     FloatArray,
     Inputs,
     Net,
-    encode,
+    encoding,
     equity,
     flip,
     outcome_vector,
@@ -55,6 +54,7 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
     in; one seed of 16 hidden units in backgammon does.)"""
     rs = ruleset(rules)
     prof = profile(rules)
+    enc = encoding(rules)
     side = rng.randrange(2)
     position = rs.initial()
     first = [True, True]
@@ -67,7 +67,7 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
         results = rs.legal_positions(position, side, dice, first[side])
         first[side] = False
         b = boards(rules, results, side)
-        x = encode(b, prof)
+        x = enc.encode(b)
         probs = net.forward(x)
         ended = b.off[:, 0] == 15 if prof.bears_off else (
             (b.mine[:, 6:].sum(axis=1) == 0) & (b.bar[:, 0] == 0))
@@ -84,7 +84,7 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
         inputs.append(x[best])
         values.append(probs[best])
         side = 1 - side
-    return np.empty((0, N_INPUTS), dtype=np.float32), np.empty((0, N_OUTPUTS)), max_turns
+    return np.empty((0, enc.n_inputs), dtype=np.float32), np.empty((0, N_OUTPUTS)), max_turns
 
 
 def _targets(inputs: list[Inputs], values: list[FloatArray], final: FloatArray,
@@ -123,8 +123,8 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
     with that number repeats the run exactly (the rate schedule still runs over
     ``games``). ``checkpoint`` is
     called with the network and the games so far at each report."""
-    ruleset(rules)
-    net = Net.create(hidden, np.random.default_rng(seed))
+    enc = encoding(rules)
+    net = Net.create(hidden, np.random.default_rng(seed), enc.n_inputs, enc.meta)
     rng = random.Random(seed)
     lines = log if log is not None else []
     start = time.perf_counter()
@@ -166,7 +166,7 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
                 print(lines[-1], flush=True)
                 games = game
                 break
-    net.meta.update({"rules": rules, "games": str(games), "planned_games": str(planned),
+    net.meta.update({**enc.meta, "games": str(games), "planned_games": str(planned),
                      "seed": str(seed),
                      "hidden": str(hidden), "lambda": str(lam), "rate": str(rate),
                      "final_rate": str(final_rate)})

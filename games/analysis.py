@@ -9,7 +9,7 @@ from games import shapes
 from games.exceptions import InvalidRequest
 from games.selectors import board_json
 from games.transitions import step_json
-from nardy import RULESETS, InvalidPositionError, Step, parse_side
+from nardy import RULESETS, InvalidPositionError, Step
 
 MAX_PLAYS: Final = 500
 """At most this many plays are listed (``count`` says how many there are): a crowded
@@ -19,15 +19,12 @@ board with a double has close to 2,000, far more than any client shows."""
 def legal_plays(*, rules: str, board: Mapping[str, Any], dice: tuple[int, int],
                 first_turn: bool) -> shapes.LegalPlays:
     """``{"max_dice", "count", "truncated", "plays": [{"steps", "board"}]}`` for the side
-    whose perspective ``board`` is in (R10–R27, H7–H13). Raises :class:`InvalidRequest`
-    for a board that cannot exist in ``rules``."""
+    whose perspective ``board`` is in (R10–R27, H7–H13). ``board`` is the API board as
+    the rule set's codec reads it (``codec.position``: the common fields and its own).
+    Raises :class:`InvalidRequest` for a board that cannot exist in ``rules``."""
     ruleset = RULESETS[rules]
-    side = parse_side(board["perspective"])
-    bar = board.get("bar") or {}
     try:
-        position = ruleset.position_from_perspective(
-            side, board["points"], board["off"]["mine"], board["off"]["theirs"],
-            bar.get("mine", 0), bar.get("theirs", 0))
+        side, position = ruleset.codec.position(board)
     except (InvalidPositionError, ValueError) as exc:
         raise InvalidRequest(f"Impossible board: {exc}", details={"board": [str(exc)]}) from exc
     if ruleset.outcome(position) is not None:

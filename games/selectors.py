@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from django.db.models import Count, Q, QuerySet, Sum
 
@@ -34,7 +34,7 @@ from nardy import (
     Turn,
     format_play,
     other,
-    side_name,
+    ruleset,
 )
 from nardy.record import FORMAT as RECORD_FORMAT
 from nardy.record import format_record
@@ -61,15 +61,9 @@ def match_get(match_id: int) -> Match | None:
 
 
 def board_json(position: BoardPosition, perspective: Side) -> shapes.Board:
-    """The API's board shape in ``perspective``'s own numbering (R33, H1), with the bar."""
-    counts = position.in_perspective(perspective)
-    them = other(perspective)
-    return {
-        "perspective": side_name(perspective),
-        "points": {str(p): counts[p] for p in sorted(counts, reverse=True)},
-        "off": {"mine": position.off_of(perspective), "theirs": position.off_of(them)},
-        "bar": {"mine": position.bar_of(perspective), "theirs": position.bar_of(them)},
-    }
+    """The API's board shape in ``perspective``'s own numbering (R33, H1), with the bar,
+    as the position's rule set writes it (its codec: the common fields and its own)."""
+    return cast(shapes.Board, ruleset(position.rules).codec.board(position, perspective))
 
 
 def default_perspective(match: Match, game: Game | None, viewer: Any) -> Side:

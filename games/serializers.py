@@ -19,7 +19,7 @@ from games.models import (
     Stakes,
 )
 from nard_site.api.shapes import schema_serializer
-from nardy import SIDE_NAMES
+from nardy import SIDE_NAMES, ruleset
 
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
 
@@ -179,6 +179,16 @@ class LegalPlaysInputSerializer(serializers.Serializer):
     dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6),
                                  min_length=2, max_length=2)
     first_turn = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The board's common fields are validated above; the fields the rule set's
+        codec adds (``codec.fields``; none in the built-in games) are passed through as
+        sent, for the codec to read (``games.analysis``)."""
+        extra = ruleset(data["rules"]).codec.fields
+        sent = self.initial_data.get("board") if isinstance(self.initial_data, dict) else None
+        if extra and isinstance(sent, dict):
+            data["board"].update({name: sent[name] for name in extra if name in sent})
+        return data
 
 
 # --- outputs: built from the answers' types (games.shapes), for the schema only -------------

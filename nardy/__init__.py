@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .codec import ApiBoard, BoardCodec, SignedCounts
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, NotationError
 from .hitting import (
     BACKGAMMON_RULES,
@@ -75,6 +76,8 @@ __all__ = [
     "SHORT_NARDY_RULES",
     "SIDE_NAMES",
     "WHITE",
+    "ApiBoard",
+    "BoardCodec",
     "BoardPlay",
     "BoardPosition",
     "EngineError",
@@ -93,6 +96,7 @@ __all__ = [
     "Position",
     "RuleSet",
     "Side",
+    "SignedCounts",
     "Step",
     "Turn",
     "TurnState",

@@ -30,6 +30,8 @@ from functools import cached_property, partial
 from typing import ClassVar, Final
 
 from . import notation
+from .codec import BoardCodec, SignedCounts
+from .descriptor import LONG_NARDY, Descriptor
 from .errors import IllegalMoveError, InvalidPositionError, NotationError
 from .forced import Firsts, Search, Shared, search
 from .moves import Play, Step
@@ -588,6 +590,10 @@ class LongNardy:
     opening: Final = "roll_off"
     later_games: Final = "loser_starts"
     results: Final = ("single", "mars")
+    descriptor: Final[Descriptor] = LONG_NARDY
+
+    def __init__(self) -> None:
+        self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective, bar=False)
 
     def initial(self) -> Position:
         return Position.initial()

@@ -97,6 +97,11 @@ class Position:
         off = (off_mine, off_theirs) if side == WHITE else (off_theirs, off_mine)
         return cls(points, off)
 
+    @property
+    def rules(self) -> str:
+        """Its rule set: Long Nardy's positions are this class."""
+        return "long_nardy"
+
     def in_perspective(self, side: Side) -> dict[int, int]:
         """The board in ``side``'s numbering: point → signed count (positive: ``side``'s).
 

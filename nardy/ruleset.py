@@ -15,14 +15,20 @@ by the one turn path in ``games.transitions``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from .moves import Step
 from .outcome import Outcome
 from .types import Side
 
+if TYPE_CHECKING:
+    from .codec import BoardCodec
+    from .descriptor import Descriptor
+
 PACKED_SIZE = 26
-"""Bytes per position in :meth:`RuleSet.legal_positions_packed`."""
+"""Bytes per position in the ``signed24`` layout of :class:`~nardy.codec.SignedCounts`
+(the built-in games' :attr:`RuleSet.codec`); a rule set's own size is
+``codec.packed_size``."""
 
 Opening = Literal["roll_off", "roll_off_played"]
 """How a game that needs a starter begins (H4): ``roll_off`` — one die each, the two
@@ -34,7 +40,16 @@ LaterGames = Literal["loser_starts", "roll_off"]
 
 
 class BoardPosition(Protocol):
-    """A position of any rule set, as the server reads it."""
+    """A position of any rule set, as the server reads it.
+
+    The board methods below see one colour per point; a layer that shapes, draws or
+    packs a board goes through the rule set's :attr:`RuleSet.codec`, which knows the
+    whole layout (a point holding both colours included)."""
+
+    @property
+    def rules(self) -> str:
+        """The name of its rule set (``RULESETS[position.rules]``)."""
+        ...
 
     def in_perspective(self, side: Side) -> dict[int, int]:
         """Point (1..24, ``side``'s numbering) → signed count, positive ``side``'s."""
@@ -142,6 +157,17 @@ class RuleSet(Protocol):
         ...
 
     @property
+    def descriptor(self) -> Descriptor:
+        """The rule set's facts (:mod:`nardy.descriptor`)."""
+        ...
+
+    @property
+    def codec(self) -> BoardCodec:
+        """How its positions are written: the API board, the drawing, the packed form
+        (:mod:`nardy.codec`)."""
+        ...
+
+    @property
     def opening(self) -> Opening: ...
 
     @property
@@ -177,11 +203,12 @@ class RuleSet(Protocol):
                                rolls: Iterable[tuple[int, int]], first_turn: bool,
                                ) -> tuple[bytes, ...]:
         """For each of ``rolls``, the results of :meth:`legal_positions` (in the same
-        order) packed for a program that reads many at once (NumPy):
-        :data:`PACKED_SIZE` signed bytes each, the counts on White's points 1..24
-        (positive White, negative Black, as the positions' ``points``), then White's
-        and Black's checkers on the bar; what is missing from 15 is borne off. A
-        search over the dice asks for all 21 rolls at once: they share work."""
+        order) packed for a program that reads many at once (NumPy): records of
+        :attr:`codec`'s ``packed_size`` bytes in its ``layout``, each the bytes of
+        ``codec.pack`` (the built-in games: ``signed24``, 26 signed bytes, the counts
+        on White's points 1..24, then White's and Black's checkers on the bar; what is
+        missing from 15 is borne off). A search over the dice asks for all 21 rolls at
+        once: they share work."""
         ...
 
     def outcome(self, position: BoardPosition) -> Outcome | None:

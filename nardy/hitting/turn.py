@@ -22,6 +22,8 @@ from functools import cached_property
 from typing import ClassVar, Final
 
 from .. import notation
+from ..codec import BoardCodec, SignedCounts
+from ..descriptor import DESCRIPTORS, Descriptor
 from ..errors import IllegalMoveError, NotationError
 from ..forced import Shared
 from ..moves import Step, format_play
@@ -373,6 +375,8 @@ class HittingGame:
         self.opening: Final[Opening] = variant.opening
         self.later_games: Final[LaterGames] = variant.later_games
         self.results: Final[tuple[str, ...]] = variant.results
+        self.descriptor: Final[Descriptor] = DESCRIPTORS[variant.name]
+        self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective, bar=True)
 
     def __repr__(self) -> str:
         return f"HittingGame({self.name})"

@@ -9,14 +9,13 @@ import numpy as np
 import pytest
 
 import computer
-from computer.board import _general as general_boards
 from computer.board import boards, ruleset
 from computer.levels import LEVELS, UnknownLevelError, levels_for, picker
 from computer.match import play_game
 from computer.network import Net
 from nardy import RULESETS
 
-from .util import sample_positions
+from .util import general_boards, sample_positions
 
 RULES = sorted(RULESETS)
 TINY_NET = Net.create(8, np.random.default_rng(5))

@@ -8,20 +8,20 @@ import random
 import numpy as np
 
 from computer.board import boards, profile, ruleset
-from computer.network import N_INPUTS, N_OUTPUTS, Net, encode, equity, flip, outcome_vector
+from computer.network import N_OUTPUTS, TD_INPUTS, Net, encode, equity, flip, outcome_vector
 from computer.train import _targets, self_play
 
 from .util import sample_positions
 
 
 def test_forward_shape_and_hand_computed_example():
-    w1 = np.zeros((2, N_INPUTS))
+    w1 = np.zeros((2, TD_INPUTS))
     w1[0, 0], w1[1, 1] = 1.0, -2.0
     w2 = np.zeros((N_OUTPUTS, 2))
     w2[0] = (1.0, 1.0)
     w2[3] = (0.0, 3.0)
     net = Net(w1, np.array([0.5, 0.0]), w2, np.array([0.0, 0.0, -1.0, 0.0, 0.0]))
-    x = np.zeros((3, N_INPUTS))
+    x = np.zeros((3, TD_INPUTS))
     x[1, 0] = 1.0
     x[2, 1] = 1.0
     probs = net.forward(x)
@@ -41,8 +41,8 @@ def test_encoding_of_the_start_and_its_symmetry():
     rs = ruleset("long_nardy")
     b = boards("long_nardy", [rs.initial()], 0)
     x = encode(b, profile("long_nardy"))
-    assert x.shape == (1, N_INPUTS)
-    half = N_INPUTS // 2
+    assert x.shape == (1, TD_INPUTS)
+    half = TD_INPUTS // 2
     assert np.array_equal(x[0, :half], x[0, half:])  # the start looks the same to both
     assert list(x[0, 92:96]) == [1, 1, 1, 3]           # 15 on own point 24: n >= 1, 2, 3, 12/4
     assert x[0, :92].sum() == 0
@@ -64,7 +64,7 @@ def test_flip_and_equity():
 def test_td_update_reduces_error_on_a_fixed_target():
     rng = np.random.default_rng(3)
     net = Net.create(16, rng)
-    x = (rng.random((40, N_INPUTS)) < 0.2).astype(np.float64)
+    x = (rng.random((40, TD_INPUTS)) < 0.2).astype(np.float64)
     target = rng.random((40, N_OUTPUTS))
     before = net.train_step(x, target, 0.0)
     for _ in range(100):
@@ -77,7 +77,7 @@ def test_lambda_returns():
     """λ = 0: each target is the next estimate seen from the other side; λ = 1: the
     result, flipped at every turn back from the end."""
     values = [np.full(5, 0.1 * (t + 1)) for t in range(3)]
-    inputs = [np.zeros(N_INPUTS) for _ in range(3)]
+    inputs = [np.zeros(TD_INPUTS) for _ in range(3)]
     final = outcome_vector(2)  # the side that moved last (after t = 2) won a mars
     _, td0 = _targets(inputs, values, final, 0.0)
     assert np.allclose(td0[2], flip(final)) and np.allclose(td0[0], flip(values[1]))
@@ -89,7 +89,7 @@ def test_lambda_returns():
 def test_self_play_game_gives_one_training_row_per_turn_but_the_last():
     net = Net.create(8, np.random.default_rng(1))
     x, target, turns = self_play("long_nardy", net, random.Random(4), 0.7)
-    assert x.shape == (turns - 1, N_INPUTS) and target.shape == (turns - 1, N_OUTPUTS)
+    assert x.shape == (turns - 1, TD_INPUTS) and target.shape == (turns - 1, N_OUTPUTS)
     assert ((target >= 0) & (target <= 1)).all()
 
 
@@ -100,7 +100,7 @@ def test_a_self_play_game_without_a_result_is_abandoned_not_an_error(monkeypatch
 
     net = Net.create(8, np.random.default_rng(1))
     x, target, turns = self_play("backgammon", net, random.Random(4), 0.7, max_turns=5)
-    assert (x.shape, target.shape, turns) == ((0, N_INPUTS), (0, N_OUTPUTS), 5)
+    assert (x.shape, target.shape, turns) == ((0, TD_INPUTS), (0, N_OUTPUTS), 5)
     log: list[str] = []
     monkeypatch.setattr("computer.train.self_play",
                         lambda *a, **k: self_play(*a, **k, max_turns=5))

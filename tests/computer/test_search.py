@@ -16,19 +16,17 @@ import numpy as np
 import pytest
 
 from computer.board import (
-    _general,
     boards,
     packed_boards,
     packed_rows,
     pips,
     profile,
-    reads_packed,
     ruleset,
     untouched,
 )
 from computer.heuristic import blocks
 from computer.levels import load_net, picker
-from computer.network import N_INPUTS, Net, encode, equity, flip, outcome_vector
+from computer.network import TD_INPUTS, Net, encode, equity, flip, outcome_vector
 from computer.search import (
     EXPERT_FILTERS,
     ROLLS,
@@ -40,7 +38,7 @@ from computer.search import (
 )
 from nardy import RULESETS
 
-from .util import sample_positions
+from .util import general_boards, sample_positions
 
 RULES = sorted(RULESETS)
 TINY_NET = Net.create(8, np.random.default_rng(5))
@@ -51,7 +49,7 @@ def reference_encode(b, prof):
     n = len(b)
     units = np.array([[k >= 1, k >= 2, k >= 3, max(k - 3, 0) / 4.0] for k in range(16)],
                      dtype=np.float32)
-    x = np.empty((n, N_INPUTS), dtype=np.float32)
+    x = np.empty((n, TD_INPUTS), dtype=np.float32)
     mine_pips, their_pips = pips(b)
     sides = ((b.mine, mine_pips, blocks(b, prof)),
              (b.theirs, their_pips, blocks(b.flipped(), prof)))
@@ -78,7 +76,7 @@ class Reference:
         self.prof, self.reply_filter = profile(rules), reply_filter
 
     def static(self, positions, me):
-        probs = self.net.forward(reference_encode(_general(positions, me), self.prof))
+        probs = self.net.forward(reference_encode(general_boards(positions, me), self.prof))
         for i, position in enumerate(positions):
             outcome = self.rs.outcome(position)
             if outcome is not None:
@@ -87,7 +85,7 @@ class Reference:
         return probs
 
     def replies(self, position, mover, dice):
-        first = bool(untouched(self.rules, _general([position], mover))[0])
+        first = bool(untouched(self.rules, general_boards([position], mover))[0])
         return [p.position for p in self.rs.legal_plays(position, mover, dice, first)]
 
     def deeper(self, positions, me, best_reply):
@@ -241,14 +239,13 @@ def test_encoding_is_the_reference_encoding_bit_for_bit(rules):
 @pytest.mark.parametrize("rules", RULES)
 def test_packed_results_read_as_the_positions(rules):
     rs = ruleset(rules)
-    assert reads_packed(rules)
     for position, side, _, first in sample_positions(rules, 6, seed=7):
         dice = [d for d, _ in ROLLS]
         for roll, data in zip(dice, rs.legal_positions_packed(position, side, dice, first),
                               strict=True):
             found = rs.legal_positions(position, side, roll, first)
             for me in (0, 1):
-                a, b = packed_boards(rules, packed_rows(data), me), _general(found, me)
+                a, b = packed_boards(rules, packed_rows(rules, data), me), general_boards(found, me)
                 for x, y in ((a.mine, b.mine), (a.theirs, b.theirs), (a.bar, b.bar),
                              (a.off, b.off)):
                     assert np.array_equal(x, y)

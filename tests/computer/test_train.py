@@ -13,7 +13,7 @@ def test_short_training_run_writes_weights_and_log(tmp_path):
     out = tmp_path / "ln.npz"
     main(["--rules", "long_nardy", "--games", "12", "--seed", "5", "--report", "6",
           "--eval-games", "2", "--hidden", "16", "--out", str(out)])
-    net = Net.load(out)
+    net = Net.load(out, "long_nardy")
     assert net.hidden == 16 and net.meta["games"] == "12" and net.meta["seed"] == "5"
     log = (tmp_path / "ln.log").read_text().splitlines()
     assert log[0].startswith("# python -m computer.train")

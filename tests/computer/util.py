@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from computer.board import ruleset
+import numpy as np
+
+from computer.board import POINTS, Boards, ruleset
 from nardy import BoardPosition, Side
 
 
@@ -25,3 +28,25 @@ def sample_positions(rules: str, count: int, seed: int,
             position = rng.choice(plays).position
             side = 1 - side
     return found
+
+
+def general_boards(positions: Sequence[BoardPosition], me: Side) -> Boards:
+    """The positions as :class:`~computer.board.Boards` read through the engine's
+    protocol only (``in_perspective``, ``bar_of``, ``off_of``): the reference that the
+    computer's reading through the rule set's codec must equal."""
+    n = len(positions)
+    mine = np.zeros((n, POINTS), dtype=np.int64)
+    theirs = np.zeros((n, POINTS), dtype=np.int64)
+    bar = np.zeros((n, 2), dtype=np.int64)
+    off = np.zeros((n, 2), dtype=np.int64)
+    them = 1 - me
+    for i, pos in enumerate(positions):
+        for p, count in pos.in_perspective(me).items():
+            if count > 0:
+                mine[i, p - 1] = count
+        for q, count in pos.in_perspective(them).items():
+            if count > 0:
+                theirs[i, q - 1] = count
+        bar[i] = (pos.bar_of(me), pos.bar_of(them))
+        off[i] = (pos.off_of(me), pos.off_of(them))
+    return Boards(mine, theirs, bar, off)
