@@ -99,13 +99,16 @@ class UserAdmin(BaseUserAdmin):
     readonly_fields = ("player_stats",)
     actions = ("flag_as_bot", "unflag_as_bot")
 
-    @admin.action(description="Flag the selected accounts as bots")
+    # Both change accounts: they need the change permission (as Django's own
+    # delete_selected needs delete), so a view-only staff account neither sees nor runs them.
+    @admin.action(description="Flag the selected accounts as bots", permissions=["change"])
     def flag_as_bot(self, request: HttpRequest, queryset: Any) -> None:
         """A bot plays through the public API like a person; its profile says ``is_bot``."""
         count = queryset.update(is_bot=True)
         self.message_user(request, f"{count} account(s) flagged as bots.")
 
-    @admin.action(description="Remove the bot flag from the selected accounts")
+    @admin.action(description="Remove the bot flag from the selected accounts",
+                  permissions=["change"])
     def unflag_as_bot(self, request: HttpRequest, queryset: Any) -> None:
         count = queryset.update(is_bot=False)
         self.message_user(request, f"{count} account(s) no longer flagged as bots.")
