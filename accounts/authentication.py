@@ -6,10 +6,13 @@ from typing import Any
 
 from django.db import connection
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular import authentication as drf_spectacular_auth
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 
+from nard_site.api import csrf
+from nard_site.api.csrf import CsrfFailed
 from nard_site.rows import RowCodec
 
 from .models import User
@@ -62,3 +65,23 @@ class TokenAuthentication(authentication.TokenAuthentication):
             raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
         token.user = user
         return user, token
+
+
+class SessionAuthentication(authentication.SessionAuthentication):
+    """DRF's session authentication, whose refused CSRF check is 403 ``csrf_failed`` (as
+    ``CSRF_FAILURE_VIEW`` answers for the site's other JSON endpoints), not a bare
+    ``permission_denied``."""
+
+    def enforce_csrf(self, request: Request) -> None:
+        try:
+            super().enforce_csrf(request)
+        except exceptions.PermissionDenied as exc:
+            reason = str(exc.detail).removeprefix("CSRF Failed: ")
+            raise CsrfFailed(csrf.message(reason)) from None
+
+
+class SessionScheme(drf_spectacular_auth.SessionScheme):
+    """The schema's ``cookieAuth`` for :class:`SessionAuthentication` (drf-spectacular's
+    own extension matches DRF's class only)."""
+
+    target_class = "accounts.authentication.SessionAuthentication"

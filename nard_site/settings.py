@@ -195,7 +195,7 @@ NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "accounts.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON bodies only: no form or multipart parsing (nothing in the API takes a file).
@@ -257,6 +257,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# A refused CSRF check answers 403 `csrf_failed` in the error shape (the admin keeps
+# Django's HTML page): nard_site/api/csrf.py.
+CSRF_FAILURE_VIEW = "nard_site.api.csrf.csrf_failure"
 
 LOGGING = {
     "version": 1,
