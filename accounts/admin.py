@@ -40,7 +40,8 @@ def _clean_unique_username(form: Any) -> str:
     """Usernames are unique by Unicode case folding (``User.username_key``), which Django's
     own forms (ASCII-only ``iexact`` on SQLite) do not know: refuse a clash as a form error."""
     username: str = form.cleaned_data["username"]
-    problem = names.lookalike_problem(username)
+    problem = (names.invisible_problem(username, what="username")
+               or names.lookalike_problem(username))
     if len(names.username_key(username)) > names.KEY_MAX:
         problem = "This username is too long once case-folded."
     if problem:
