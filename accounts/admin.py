@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 
 from . import login_limit, names
-from .models import User
+from .models import ApiToken, User
 from .stats import Stats, stats_for, stats_for_users
 
 _STATS_ATTR = "_player_stats"
@@ -40,7 +40,8 @@ def _clean_unique_username(form: Any) -> str:
     """Usernames are unique by Unicode case folding (``User.username_key``), which Django's
     own forms (ASCII-only ``iexact`` on SQLite) do not know: refuse a clash as a form error."""
     username: str = form.cleaned_data["username"]
-    problem = names.lookalike_problem(username)
+    problem = (names.invisible_problem(username, what="username")
+               or names.lookalike_problem(username))
     if len(names.username_key(username)) > names.KEY_MAX:
         problem = "This username is too long once case-folded."
     if problem:
@@ -68,18 +69,18 @@ class _ChangeForm(UserChangeForm):
 
 
 class LoginLimitAuthenticationForm(AdminAuthenticationForm):
-    """The admin's log-in form, saying when a username is locked out by the per-username
-    limit on failed log-ins (``accounts.login_limit``; the backend enforces it)."""
+    """The admin's log-in form, saying when a log-in was refused by the limits on
+    password checks (``accounts.login_limit``; the backend enforces them) rather than
+    calling the password wrong."""
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        wait = login_limit.retry_after(username) if username else None
-        if wait is not None:
-            minutes = max(1, round(wait / 60))
-            raise ValidationError(
-                "Too many failed log-ins for this username: try again in %(minutes)s "
-                "minute(s).", code="throttled", params={"minutes": minutes})
-        return super().clean()
+        try:
+            return super().clean()
+        except ValidationError:
+            refusal = login_limit.refusal_of(self.request)
+            if refusal is None:
+                raise
+            raise ValidationError(refusal.message, code="throttled") from None
 
 
 admin.site.login_form = LoginLimitAuthenticationForm
@@ -99,13 +100,16 @@ class UserAdmin(BaseUserAdmin):
     readonly_fields = ("player_stats",)
     actions = ("flag_as_bot", "unflag_as_bot")
 
-    @admin.action(description="Flag the selected accounts as bots")
+    # Both change accounts: they need the change permission (as Django's own
+    # delete_selected needs delete), so a view-only staff account neither sees nor runs them.
+    @admin.action(description="Flag the selected accounts as bots", permissions=["change"])
     def flag_as_bot(self, request: HttpRequest, queryset: Any) -> None:
         """A bot plays through the public API like a person; its profile says ``is_bot``."""
         count = queryset.update(is_bot=True)
         self.message_user(request, f"{count} account(s) flagged as bots.")
 
-    @admin.action(description="Remove the bot flag from the selected accounts")
+    @admin.action(description="Remove the bot flag from the selected accounts",
+                  permissions=["change"])
     def unflag_as_bot(self, request: HttpRequest, queryset: Any) -> None:
         count = queryset.update(is_bot=False)
         self.message_user(request, f"{count} account(s) no longer flagged as bots.")
@@ -137,3 +141,22 @@ class UserAdmin(BaseUserAdmin):
             "count)</span>",
             stats["matches_played"], stats["matches_won"], stats["games_won"],
             stats["games_lost"], stats["mars_won"], stats["mars_lost"])
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """API tokens by account and age, never their keys (only a hash is stored, and not
+    shown either). Deleting one revokes it; tokens are made by logging in, not here."""
+
+    list_display = ("user", "created")
+    list_select_related = ("user",)
+    search_fields = ("user__username",)
+    fields = ("user", "created")
+    readonly_fields = ("user", "created")
+    ordering = ("-created",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

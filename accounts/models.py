@@ -49,3 +49,38 @@ class User(AbstractUser):
     @property
     def shown_name(self) -> str:
         return self.display_name or self.username
+
+
+class ApiToken(models.Model):
+    """An API token (``Authorization: Token <key>``), stored as the SHA-256 of its key.
+
+    The key itself is shown once, when the token is made (``accounts.tokens``), and never
+    stored: whoever reads the database or the admin cannot sign in with what they see.
+    An account may hold several (one per client that logged in); a password change or
+    reset, or ``DELETE accounts/token/`` from the session, revokes them all."""
+
+    key_hash = models.CharField(max_length=64, unique=True, editable=False,
+                                help_text="SHA-256 of the key, in hex: the key is not stored.")
+    user = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
+                             related_name="api_tokens")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "API token"
+        indexes = [models.Index(fields=["user", "created"])]
+
+    def __str__(self) -> str:
+        return f"API token of {self.user_id} made {self.created:%Y-%m-%d %H:%M}"
+
+
+class LoginCounter(models.Model):
+    """A count of failed log-ins (``accounts.login_limit``): per username and client
+    address, and per address. Incremented under a row lock, so parallel guesses cannot
+    read the same count; the window is fixed from the first failure."""
+
+    key = models.CharField(max_length=80, primary_key=True)
+    count = models.PositiveIntegerField(default=0)
+    expires = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.count} until {self.expires:%H:%M:%S}"

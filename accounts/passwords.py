@@ -19,9 +19,9 @@ class RevokeTokensOnPasswordChange:
     def password_changed(self, password: str, user: Any = None) -> None:
         if user is None or user.pk is None:
             return
-        from rest_framework.authtoken.models import Token
+        from .models import ApiToken
 
-        Token.objects.filter(user_id=user.pk).delete()
+        ApiToken.objects.filter(user_id=user.pk).delete()
 
     def get_help_text(self) -> str:
         return "A new password signs out every API client of the account (its token is revoked)."

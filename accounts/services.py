@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 
-from .models import User
+from . import login_limit, tokens
+from .models import ApiToken, User
 
 
-def user_register(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
-    """Create a player and its API token; raises ``ValidationError`` per field."""
+@dataclass(frozen=True)
+class IssuedToken:
+    """A token just made: ``key`` is the one time its key is known (only its hash is kept)."""
+
+    key: str
+    token: ApiToken
+
+
+def user_register(*, username: str, password: str, email: str = "") -> tuple[User, IssuedToken]:
+    """Create a player and its first API token; raises ``ValidationError`` per field."""
     if User.objects.named(username).exists():
         raise ValidationError({"username": ["A user with that username already exists."]})
     candidate = User(username=username, email=email)
@@ -21,23 +32,39 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
     except DjangoValidationError as exc:
         raise ValidationError({"password": list(exc.messages)}) from exc
     try:
-        with transaction.atomic():
+        with login_limit.hashing(), transaction.atomic():
             user = User.objects.create_user(username=username, email=email, password=password)
-            token = Token.objects.create(user=user)
+            token = _issue(user)
+    except login_limit.Busy:  # every hashing slot of the process is taken: refuse at once
+        raise Throttled(login_limit.BUSY.retry_after, detail=login_limit.BUSY.message) from None
     except IntegrityError as exc:  # a concurrent registration took the name
         raise ValidationError({"username": ["A user with that username already exists."]}) from exc
     return user, token
 
 
-def token_obtain(*, user: User) -> Token:
-    """The user's API token (one per user), created on first log-in."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+def _issue(user: User) -> IssuedToken:
+    key = tokens.generate_key()
+    token = ApiToken.objects.create(user=user, key_hash=tokens.hash_key(key))
+    keep = max(1, int(getattr(settings, "API_TOKENS_PER_ACCOUNT", 50)))
+    stale = list(ApiToken.objects.filter(user=user).order_by("-created", "-pk")
+                 .values_list("pk", flat=True)[keep:])
+    if stale:  # the oldest beyond the cap stop working
+        ApiToken.objects.filter(pk__in=stale).delete()
+    return IssuedToken(key=key, token=token)
 
 
-def token_revoke(*, user: User) -> None:
-    """Delete the user's token: every client using it gets 401 from now on."""
-    Token.objects.filter(user=user).delete()
+def token_obtain(*, user: User) -> IssuedToken:
+    """A new API token of ``user`` (one per log-in, so every client has its own); its key
+    is in the answer and nowhere else. Beyond ``API_TOKENS_PER_ACCOUNT`` the oldest goes."""
+    with transaction.atomic():
+        return _issue(user)
+
+
+def token_revoke(*, user: User, token: ApiToken | None = None) -> None:
+    """Revoke ``token`` (the one a request came with), or with ``None`` every token of
+    ``user``: each client using a revoked token gets 401 from now on."""
+    found = ApiToken.objects.filter(user=user)
+    (found.filter(pk=token.pk) if token is not None else found).delete()
 
 
 def user_update_profile(*, user: User, display_name: str) -> User:

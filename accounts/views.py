@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import login_limit, services
-from .models import User
+from .models import ApiToken, User
 from .serializers import (
     MeSerializer,
     MeUpdateSerializer,
@@ -40,7 +40,9 @@ class RegisterView(APIView):
 
 
 class TokenView(APIView):
-    """``POST`` exchanges username and password for the token; ``DELETE`` revokes it."""
+    """``POST`` exchanges username and password for a new token (its key answered once,
+    only its hash kept); ``DELETE`` revokes the token it is sent with (under the session
+    login, every token of the account)."""
 
     throttle_scope = "auth"
     schema_error_codes = ("401",)
@@ -64,20 +66,22 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         data = TokenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        username = data.validated_data["username"]
-        wait = login_limit.retry_after(username)
-        if wait is not None:
-            raise Throttled(wait, detail="Too many failed log-ins for this username.")
-        user = authenticate(request, username=username,
+        user = authenticate(request, username=data.validated_data["username"],
                             password=data.validated_data["password"])
         if user is None:
+            refusal = login_limit.refusal_of(request)
+            if refusal is not None:  # over a limit: the password was not even checked
+                raise Throttled(refusal.retry_after, detail=refusal.message)
             raise AuthenticationFailed("Invalid username or password.")
         token = services.token_obtain(user=user)
         return Response(TokenOutputSerializer({"token": token.key}).data)
 
     @extend_schema(request=None, responses={204: OpenApiResponse(description="Token revoked.")})
     def delete(self, request: Request) -> Response:
-        services.token_revoke(user=_me(request))
+        # The token the request came with; under the session login, every token.
+        auth = request.auth
+        services.token_revoke(user=_me(request),
+                              token=auth if isinstance(auth, ApiToken) else None)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -51,7 +51,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "nard_site.api",
@@ -137,11 +136,17 @@ AUTH_PASSWORD_VALIDATORS = [
     # Not a check: a changed or reset password revokes the user's API tokens.
     {"NAME": "accounts.passwords.RevokeTokensOnPasswordChange"},
 ]
-# A username locked out after LOGIN_FAILURE_LIMIT wrong passwords within
-# LOGIN_FAILURE_WINDOW seconds (accounts.login_limit), on the API and the admin alike.
+# Limits on password checks (accounts.login_limit), on every log-in path (API, play page,
+# admin): a username locked *from one address* after LOGIN_FAILURE_LIMIT wrong passwords
+# from it within LOGIN_FAILURE_WINDOW seconds; an address after LOGIN_ADDRESS_FAILURE_LIMIT
+# wrong passwords for any names; at most LOGIN_CONCURRENT_CHECKS hashes at once per process.
 AUTHENTICATION_BACKENDS = ["accounts.backends.LoginLimitBackend"]
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "50"))
+LOGIN_CONCURRENT_CHECKS = int(os.environ.get("LOGIN_CONCURRENT_CHECKS", "1"))
+# API tokens an account may hold (one per log-in); beyond it the oldest is revoked.
+API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "50"))
 
 LANGUAGE_CODE = "en-us"
 # The play page's languages (web/locale/*/LC_MESSAGES: django.po, djangojs.po).
@@ -195,7 +200,7 @@ NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "accounts.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # JSON bodies only: no form or multipart parsing (nothing in the API takes a file).
@@ -257,6 +262,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# A refused CSRF check answers 403 `csrf_failed` in the error shape (the admin keeps
+# Django's HTML page): nard_site/api/csrf.py.
+CSRF_FAILURE_VIEW = "nard_site.api.csrf.csrf_failure"
 
 LOGGING = {
     "version": 1,

@@ -12,6 +12,8 @@ from django.shortcuts import render
 from django.views import View
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from accounts import login_limit
+
 MAX_FIELD = 4096  # longer than any username or password the accounts accept
 
 
@@ -63,6 +65,12 @@ class SessionView(View):
                           **missing)
         user = authenticate(request, username=username, password=password)
         if user is None:
+            refusal = login_limit.refusal_of(request)
+            if refusal is not None:  # over a limit (accounts.login_limit): not even checked
+                refused = _error(429, "throttled", refusal.message,
+                                 retry_after=refusal.retry_after)
+                refused["Retry-After"] = str(refusal.retry_after)
+                return refused
             return _error(401, "not_authenticated", "Invalid username or password.")
         login(request, user)
         return JsonResponse(_me(request))

@@ -38,6 +38,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "illegal_move": status.HTTP_400_BAD_REQUEST,
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
     "permission_denied": status.HTTP_403_FORBIDDEN,
+    "csrf_failed": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
     "not_your_turn": status.HTTP_409_CONFLICT,
     "wrong_phase": status.HTTP_409_CONFLICT,

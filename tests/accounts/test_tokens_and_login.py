@@ -51,7 +51,8 @@ def test_logging_in_works_with_a_stale_token_still_sent(api, make_user):
     api.credentials(HTTP_AUTHORIZATION="Token " + "0" * 40)
     response = _log_in(api, "stale")
     assert response.status_code == 200, response.content
-    assert response.json()["token"] == token_obtain(user=user).key
+    api.credentials(HTTP_AUTHORIZATION=f"Token {response.json()['token']}")
+    assert api.get(f"{API}/accounts/me/").json()["username"] == user.username
 
 
 def test_a_password_change_revokes_the_tokens(api, make_user):
@@ -119,7 +120,7 @@ def test_a_success_clears_the_count(make_user, settings):
     assert _log_in(APIClient(), "careless").status_code == 200
 
 
-def test_the_admin_login_is_limited_per_username(make_user, settings):
+def test_the_admin_login_is_limited_per_username_and_address(make_user, settings):
     settings.LOGIN_FAILURE_LIMIT = 3
     make_user("chief", is_staff=True, is_superuser=True)
     for _ in range(3):
@@ -130,6 +131,6 @@ def test_the_admin_login_is_limited_per_username(make_user, settings):
     assert page.status_code == 200, page.status_code  # the form again, not the redirect in
     assert re.search(r"Too many failed log-ins for this username: try again in \d+ minute",
                      page.text)
-    assert login_limit.retry_after("chief") is not None
-    # the API shares the count
+    assert login_limit.retry_after("chief", "127.0.0.1") is not None
+    # the API shares the count (the same address: the test client's)
     assert_error(_log_in(APIClient(), "chief"), 429, "throttled")

@@ -19,5 +19,8 @@ def test_the_readme_documents_the_new_settings():
     text = (ROOT / "README.md").read_text()
     for phrase in ("| `DEBUG` | `0` |", "`NUM_PROXIES` | `0`", "LOGIN_FAILURE_LIMIT",
                    "THROTTLE_ANALYSIS", "purge_idempotency_keys", "from cron or the periodic sweep",
-                   "**API tokens** do not expire", "SQLITE_BUSY_TIMEOUT"):
+                   "**API tokens** do not expire", "SQLITE_BUSY_TIMEOUT",
+                   # issue 22 items 5 and 12
+                   "LOGIN_ADDRESS_FAILURE_LIMIT", "LOGIN_CONCURRENT_CHECKS",
+                   "API_TOKENS_PER_ACCOUNT", "stored as hashes"):
         assert phrase in text, phrase

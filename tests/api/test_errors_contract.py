@@ -38,7 +38,7 @@ def test_403_stranger_and_csrf(alice, bob, seat, scripted_dice, make_user):
     client = APIClient(enforce_csrf_checks=True)
     assert client.login(username="sess", password="pw-long-enough-1")
     assert_error(client.post(f"{API}/matches/", {"length": 1}, format="json"), 403,
-             "permission_denied")
+             "csrf_failed")  # its own code since issue 22 item 14
 
 
 @pytest.mark.parametrize("url", [

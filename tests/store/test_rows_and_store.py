@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from accounts.authentication import TokenAuthentication
 from accounts.services import token_obtain
+from accounts.tokens import hash_key
 from games import services, store
 from games.models import Event, Game, Match, Turn
 from nard_site.rows import RowCodec, batch, execute_together
@@ -161,7 +162,7 @@ def test_token_authentication_reads_token_and_user(make_user: Any) -> None:
     key = token_obtain(user=user).key
     found, token = TokenAuthentication().authenticate_credentials(key)
     assert found.pk == user.pk and _fields(found) == _fields(type(user).objects.get(pk=user.pk))
-    assert token.key == key and token.user is found
+    assert token.key_hash == hash_key(key) and token.user is found
 
 
 def test_token_of_an_inactive_user_is_refused(make_user: Any) -> None:

@@ -3,7 +3,9 @@
 It seeds the embedded default (SQLite, no ``DATABASE_URL``), or another database when
 asked (``--any-database`` or ``SEED_DEMO=1``); it refuses when ``DEBUG`` is off, since
 the passwords are published. An account that already exists is left as it is: its
-password is never reset.
+password is never reset. Each account's API token is printed: made with the account, or
+for an account that exists a new one (only hashes of keys are stored, so an older key
+cannot be shown; the older tokens keep working).
 """
 
 from __future__ import annotations
@@ -51,8 +53,11 @@ class Command(BaseCommand):
             kind = "staff (admin at /admin/)" if staff else "player"
             user = User.objects.named(username).first()
             if user is not None:
+                # Keys are stored as hashes: an older token's key cannot be shown, so a
+                # new token is made for this run (the older ones keep working).
+                token = token_obtain(user=user)
                 self.stdout.write(f"  {kind:26} username={username}  (exists: its password "
-                                  "is left unchanged)")
+                                  f"is left unchanged)  token={token.key} (a new token)")
                 continue
             user = User(username=username, display_name=username.capitalize(),
                         is_staff=staff, is_superuser=staff)
