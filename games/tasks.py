@@ -147,12 +147,12 @@ def reclaim(*, own: str | None = None) -> int:
     """Mark FAILED each computer job left RUNNING by a worker without a live lease (or by
     ``own``: the worker starting again under that id, so whatever it ran before died with
     it), and queue its match's pending action again (:func:`requeue`): every computer turn
-    a dead worker held is resumed once. Leases dead for a day are deleted. Answers how
-    many jobs it reclaimed."""
+    a dead worker held is resumed once. Expired leases are deleted (a worker that was only
+    slow makes its lease again at its next beat). Answers how many jobs it reclaimed."""
     now = timezone.now()
-    live = set(WorkerLease.objects.filter(
-        heartbeat_at__gte=now - timedelta(seconds=lease_seconds()))
-        .values_list("worker_id", flat=True)) - {own}
+    expired = now - timedelta(seconds=lease_seconds())
+    live = set(WorkerLease.objects.filter(heartbeat_at__gte=expired)
+               .values_list("worker_id", flat=True)) - {own}
     reclaimed = 0
     running = pending().filter(status=TaskResultStatus.RUNNING)
     for job_id, worker_ids, args_kwargs in running.values_list("id", "worker_ids",
@@ -170,7 +170,7 @@ def reclaim(*, own: str | None = None) -> int:
         _log.warning("reclaimed the computer's job %s (match %s) lost with worker %s",
                      job_id, match_id, lost)
         requeue(match_id)
-    WorkerLease.objects.filter(heartbeat_at__lt=now - timedelta(days=1)).delete()
+    WorkerLease.objects.filter(heartbeat_at__lt=expired).delete()  # (renewed if alive)
     return reclaimed
 
 
