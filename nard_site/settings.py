@@ -66,6 +66,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "nard_site.api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "nard_site.api.csp.ContentSecurityPolicyMiddleware",  # /play/ and the API docs
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # LocaleMiddleware for /play/ only (Accept-Language, the cookie, ?lang=); the API and
