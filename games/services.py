@@ -270,8 +270,10 @@ def _check_open_limits(user: User, invited: User) -> None:
                 "answer or cancel one first.",
                 details={"reason": reason, "limit": limit})
     limit = settings.INVITATIONS_PER_HOUR
-    if mine.filter(invited__isnull=False, created_at__gte=timezone.now() - timedelta(hours=1)
-                   ).count() >= limit:
+    sent = (mine.filter(invited__isnull=False,
+                        created_at__gte=timezone.now() - timedelta(hours=1))
+            .exclude(invited__is_bot=True, invited__username__startswith=opponents.PREFIX))
+    if sent.count() >= limit:
         raise InvitationsThrottled(f"At most {limit} invitations an hour.",
                                    details={"reason": "invitations_per_hour", "limit": limit})
 
