@@ -6,6 +6,6 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
-        from games import bots, notify
+        from games import notify, tasks
 
-        notify.subscribe(bots.committed)  # the computer's turns, after each commit
+        notify.subscribe(tasks.committed)  # the computer's turns, after each commit

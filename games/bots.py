@@ -1,8 +1,9 @@
 """The computer's turns: what a built-in computer account may do now, and doing it.
 
-After every committed change to a match (:mod:`games.notify`) :func:`committed` asks
+After every committed change to a match (:mod:`games.notify`) :func:`games.tasks.committed` asks
 whether a built-in computer account (:mod:`games.opponents`) may act in it now; if so it
-enqueues one job, :func:`games.tasks.bot_turn`, keyed by the match and the version it saw.
+enqueues one job, :func:`games.tasks.bot_turn`, keyed by the match and the version it saw
+(the queue is :mod:`games.tasks`', which imports this module, never the other way round).
 The job (:func:`play`) runs on the task queue's worker, off every request: it reads the
 match without a lock, returns at once if the match has moved past that version, decides
 what to do from the match as it is — accept an invitation, roll (the roll-off die, or the
@@ -11,8 +12,7 @@ the same services a person's request goes through, with ``expected_version`` set
 services' guards and row lock decide: a job for a version that is gone, or a second job
 for the same version, gets ``version_conflict`` and changes nothing, so no bot action
 happens twice. Each action's own commit enqueues the next. A job lost with a crashed
-worker is made again by :func:`resume` (``manage.py resume_bot_turns``, run when the
-worker starts).
+worker is reclaimed and made again by :func:`games.tasks.reclaim` (the worker's lease).
 
 The decision is made before the service call, outside the transaction: the expert's
 search (up to a second or two) never holds the match's row lock.
@@ -22,17 +22,17 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q
+from django.utils.crypto import salted_hmac
 
 import computer
 from accounts.models import User
-from games import opponents, presence, selectors, services, store
+from games import opponents, presence, selectors, services
 from games.exceptions import NotYourTurn, VersionConflict, WrongPhase
-from games.models import Event, GamePhase, Match, MatchStatus, color_of, side_of
+from games.models import GamePhase, Match, MatchStatus, color_of, side_of
 from nardy import BLACK, WHITE, Side, Step, other
 
 _log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ def decide(match: Match, seat: Seat) -> Decision | None:
     state: Mapping[str, Any] = selectors.match_state(match, seat.user, seat.side,
                                                      search=False) or {}
     phase = state.get("phase", game.phase)
-    rng = random.Random(f"{match.pk}:{match.version}")  # a job run again decides the same
+    rng = decision_rng(match.pk, match.version)
     if phase == OFFER_PHASE:
         offer = state.get("offer") or {}
         if _refusal_loses_the_match(match, seat.side, int(state.get("stake") or 1)):
@@ -133,6 +133,14 @@ def decide(match: Match, seat: Seat) -> Decision | None:
         steps = computer.choose_for_turn(match.rules, _level_for(match, seat), turn, rng)
         return Decision(seat, "move", tuple(steps))
     return None
+
+
+def decision_rng(match_id: int, version: int) -> random.Random:
+    """The random source of a decision (the ``random`` level's plays, every level's stake
+    ties): the same for a job run again at the same version, and unpredictable from the
+    outside (issue 22 item 9) — seeded with an HMAC of the match id and version under
+    ``SECRET_KEY``, not with those public values themselves."""
+    return random.Random(salted_hmac("games.bots.decision", f"{match_id}:{version}").digest())
 
 
 def _level_for(match: Match, seat: Seat) -> str:
@@ -210,42 +218,4 @@ def play(match_id: int, version: int) -> str:
     return decision.kind
 
 
-# --- the queue --------------------------------------------------------------------------
-
-
-def enqueue(match: Match) -> None:
-    """Queue the computer's next action in ``match`` at its current version."""
-    from games.tasks import bot_turn
-
-    bot_turn.enqueue(match.pk, match.version)
-
-
-def committed(match: Match, events: Sequence[Event]) -> None:
-    """The :mod:`games.notify` listener: after each committed change, queue the computer's
-    action if one of its accounts may act now."""
-    if seat_to_act(match) is not None:
-        enqueue(match)
-
-
-def resume() -> int:
-    """Queue the computer's action in every match where one of its accounts may act now
-    (the sweep run when a worker starts: a job lost with a crashed worker is made again;
-    one that survived as well does nothing, its version being used up). Answers how many
-    it queued."""
-    bots = {"is_bot": True, "username__startswith": opponents.PREFIX}
-    seated = (Q(**{f"white__{k}": v for k, v in bots.items()})
-              | Q(**{f"black__{k}": v for k, v in bots.items()}))
-    invited = Q(status=MatchStatus.INVITED) & Q(**{f"invited__{k}": v for k, v in bots.items()})
-    queued = 0
-    ids = (Match.objects.filter((Q(status=MatchStatus.ACTIVE) & seated) | invited)
-           .order_by("id").values_list("id", flat=True))
-    for match_id in ids.iterator():
-        match = store.read_match(match_id)
-        if match is not None and seat_to_act(match) is not None:
-            enqueue(match)
-            queued += 1
-    return queued
-
-
-__all__ = ["Decision", "Seat", "committed", "decide", "enqueue", "perform", "play", "resume",
-           "seat_to_act"]
+__all__ = ["Decision", "Seat", "decide", "decision_rng", "perform", "play", "seat_to_act"]

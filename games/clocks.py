@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Final
 
+from games import opponents
 from games.models import GamePhase, Match, MatchStatus, side_of
 from nardy import BLACK, WHITE, Side
 
@@ -33,12 +34,24 @@ WARN_AT_MOST: Final = timedelta(hours=1)
 
 def deadline_after(match: Match, now: datetime) -> datetime | None:
     """The deadline a change committed at ``now`` sets: ``None`` without a clock, when
-    the match is not active, or when no side has to act."""
+    the match is not active, when no side has to act, or when only the server's own
+    computer has to act (:func:`computer_to_act`)."""
     game = match.current_game
     if (not match.turn_seconds or match.status != MatchStatus.ACTIVE or game is None
-            or game.phase == GamePhase.FINISHED):
+            or game.phase == GamePhase.FINISHED or computer_to_act(match)):
         return None
     return now + timedelta(seconds=match.turn_seconds)
+
+
+def computer_to_act(match: Match) -> bool:
+    """Every side the clock would run for is a built-in computer account
+    (:mod:`games.opponents`; issue 22 item 6). Its turns have no deadline: they wait on
+    the task queue, not on a person, so a queued job or a worker that is down must never
+    lose the computer a game on time. The clock starts again, whole, from the commit of
+    the computer's action; a match found with a deadline set while the computer is to
+    act (from before this rule) is never late nor abandoned."""
+    sides = late_sides(match)
+    return bool(sides) and all(opponents.level_of(match.player(s)) for s in sides)
 
 
 def late_sides(match: Match) -> tuple[Side, ...]:
@@ -56,7 +69,8 @@ def late_sides(match: Match) -> tuple[Side, ...]:
 
 
 def is_late(match: Match, now: datetime) -> bool:
-    return match.deadline is not None and now > match.deadline
+    return (match.deadline is not None and now > match.deadline
+            and not computer_to_act(match))
 
 
 def abandon_after(match: Match) -> timedelta:
@@ -71,7 +85,7 @@ def abandon_after(match: Match) -> timedelta:
 def is_abandoned(match: Match, now: datetime) -> bool:
     """The side to act is late by more than :func:`abandon_after` (an active match)."""
     return (match.status == MatchStatus.ACTIVE and match.deadline is not None
-            and now > match.deadline + abandon_after(match))
+            and now > match.deadline + abandon_after(match) and not computer_to_act(match))
 
 
 def warn_before(match: Match) -> timedelta:

@@ -38,3 +38,25 @@ class VersionConflict(DomainError):
 class IllegalMove(DomainError):
     code = "illegal_move"
     default_message = "The rules do not allow that move."
+
+
+class TooManyComputerMatches(DomainError):
+    """Issue 22 item 6: ``COMPUTER_MATCHES_PER_ACCOUNT`` unfinished matches against the
+    built-in computer already (409; ``details.limit``)."""
+
+    code = "too_many_computer_matches"
+    default_message = "You have as many unfinished matches against the computer as allowed."
+
+
+class TooManyInvitations(DomainError):
+    """Issue 22 item 11: as many open invitations as allowed, in all or to this player
+    (409; ``details.reason``: ``open`` or ``open_to_player``; ``details.limit``). The
+    hourly rate is refused as 429 ``throttled`` (:class:`InvitationsThrottled`)."""
+
+    code = "too_many_invitations"
+    default_message = "You have as many open invitations as allowed."
+
+
+class InvitationsThrottled(DomainError):
+    code = "throttled"
+    default_message = "Too many invitations in the last hour."

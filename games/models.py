@@ -393,3 +393,17 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.type}"
+
+
+class WorkerLease(models.Model):
+    """A task-queue worker's lease (issue 22 item 15): ``manage.py db_worker`` renews it
+    every ``WORKER_HEARTBEAT_SECONDS``; a job left RUNNING by a worker whose lease is
+    older than ``WORKER_LEASE_SECONDS`` was lost with it and is reclaimed
+    (:func:`games.tasks.reclaim`)."""
+
+    worker_id = models.CharField(max_length=64, primary_key=True)
+    started_at = models.DateTimeField()
+    heartbeat_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"worker {self.worker_id}"

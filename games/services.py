@@ -15,9 +15,12 @@ import functools
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, ParamSpec, TypeVar
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -25,9 +28,12 @@ from games import clocks, opponents, shapes, store, transitions
 from games import dice as dice_source
 from games.exceptions import (
     InvalidRequest,
+    InvitationsThrottled,
     NotFound,
     NotYourTurn,
     PermissionDenied,
+    TooManyComputerMatches,
+    TooManyInvitations,
     VersionConflict,
     WrongPhase,
 )
@@ -202,6 +208,8 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
     if color == "random":
         color = secrets.choice(SIDE_NAMES)
     with transaction.atomic():
+        if invited is not None:
+            _check_open_limits(user, invited)
         match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
                       rules=rules, rematch_of=rematch_of, stakes=stakes,
                       progression=progression, turn_seconds=turn_seconds,
@@ -228,6 +236,46 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         if hotseat or computer is not None:
             transitions.start_first_game(change)
         return change.commit()
+
+
+def _check_open_limits(user: User, invited: User) -> None:
+    """Issue 22 items 6 and 11, under a lock of ``user``'s row (so parallel creations
+    count each other): at most ``COMPUTER_MATCHES_PER_ACCOUNT`` unfinished matches
+    against the built-in computer; to people, at most ``INVITATIONS_OPEN_PER_ACCOUNT``
+    open invitations, ``INVITATIONS_OPEN_PER_PLAYER`` of them to one player, and
+    ``INVITATIONS_PER_HOUR`` made in the last hour."""
+    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    mine = Match.objects.filter(created_by=user)
+    if opponents.level_of(invited):
+        limit = settings.COMPUTER_MATCHES_PER_ACCOUNT
+        bots = {"is_bot": True, "username__startswith": opponents.PREFIX}
+        unfinished = mine.filter(status__in=(MatchStatus.ACTIVE, MatchStatus.INVITED)).filter(
+            Q(**{f"white__{k}": v for k, v in bots.items()})
+            | Q(**{f"black__{k}": v for k, v in bots.items()})
+            | Q(**{f"invited__{k}": v for k, v in bots.items()}))
+        if unfinished.count() >= limit:
+            raise TooManyComputerMatches(
+                f"You have {limit} unfinished matches against the computer, as many as "
+                "allowed: finish or resign one first.", details={"limit": limit})
+        return
+    open_ = mine.filter(status=MatchStatus.INVITED)
+    for reason, limit, count in (
+            ("open", settings.INVITATIONS_OPEN_PER_ACCOUNT, open_.count),
+            ("open_to_player", settings.INVITATIONS_OPEN_PER_PLAYER,
+             open_.filter(invited=invited).count)):
+        if count() >= limit:
+            to = " to this player" if reason == "open_to_player" else ""
+            raise TooManyInvitations(
+                f"You have {limit} open invitations{to}, as many as allowed: wait for an "
+                "answer or cancel one first.",
+                details={"reason": reason, "limit": limit})
+    limit = settings.INVITATIONS_PER_HOUR
+    sent = (mine.filter(invited__isnull=False,
+                        created_at__gte=timezone.now() - timedelta(hours=1))
+            .exclude(invited__is_bot=True, invited__username__startswith=opponents.PREFIX))
+    if sent.count() >= limit:
+        raise InvitationsThrottled(f"At most {limit} invitations an hour.",
+                                   details={"reason": "invitations_per_hour", "limit": limit})
 
 
 def match_join(*, match_id: int, user: User, expected_version: int | None = None) -> Match:

@@ -27,9 +27,8 @@ reload=(--reload)  # watching the Python packages only (not the database, static
 for package in */__init__.py; do reload+=(--reload-paths "$(dirname "$package")"); done
 case " ${RUNSERVER_ARGS:-} " in *" --noreload "*) reload=() ;; esac
 # The computer's turns run on the task queue's worker beside the server (docs/architecture.md,
-# "The computer's turns"): first the turns a stopped worker left are queued again, then the
-# worker and the server start; when either stops, or this script does, both are stopped.
-python manage.py resume_bot_turns
+# "The computer's turns"): the worker itself queues again the turns a stopped worker left,
+# when it starts; when the worker or the server stops, or this script does, both are stopped.
 worker_args=(--interval 0.25 -v 0)
 [ ${#reload[@]} -gt 0 ] || worker_args+=(--no-reload)
 children=()

@@ -1,12 +1,13 @@
 """``Idempotency-Key`` for state-changing POSTs.
 
 A client that sends ``Idempotency-Key: <1–255 visible characters>`` with a POST may
-retry it safely: the first answer (success or refusal) is stored with a
-fingerprint of the request, and a retry with the same key and the same method,
-path and body gets that answer again — with ``Idempotent-Replayed: true`` — and
-changes nothing. The same key with another request is refused with 422
-``idempotency_key_reused``. Keys are per user and expire after
-``IDEMPOTENCY_KEY_TTL`` seconds (24 hours by default).
+retry it safely: the first successful answer is stored with a fingerprint of the
+request (method, path, query string and body), and a retry with the same key and the
+same request gets that answer again — with ``Idempotent-Replayed: true`` — and
+changes nothing. A refusal (4xx) changed nothing and is not stored (issue 22 item
+10: refused requests must not each leave a row): a retry of it runs again. The same
+key with another request is refused with 422 ``idempotency_key_reused``. Keys are per
+user and expire after ``IDEMPOTENCY_KEY_TTL`` seconds (24 hours by default).
 
 The record is written in the same transaction as the action, so a retry that
 races the first attempt waits on the key's unique index and then replays.
@@ -20,6 +21,7 @@ import json
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -51,11 +53,15 @@ class InvalidIdempotencyKey(DomainError):
 
 
 def _fingerprint(request: Request) -> str:
+    """sha256 of the method, the path, the query string (its parameters sorted, so
+    ``?perspective=black`` is another request than none: issue 22 item 10) and the body."""
     try:
         body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
     except TypeError:
         body = repr(request.data)
-    raw = f"{request.method} {request.path}\n{body}"
+    query = urlencode(sorted((k, v) for k, values in request.query_params.lists()
+                             for v in values))
+    raw = f"{request.method} {request.path}?{query}\n{body}"
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -95,6 +101,9 @@ def idempotent(action: Callable[..., Response]) -> Callable[..., Any]:
                 response = view.handle_exception(exc)  # 4xx become answers; others re-raise
             if response.status_code >= 500:  # not an answer worth replaying
                 transaction.set_rollback(True)
+                return response
+            if response.status_code >= 400:  # a refusal: keep no record (what the refused
+                record.delete()  # service wrote itself, e.g. settling an abandoned match, stays)
                 return response
             record.status_code = response.status_code
             record.body = JSONRenderer().render(response.data).decode()

@@ -3,7 +3,7 @@ from django.db import models
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a POST sent with an ``Idempotency-Key`` header, kept for replays."""
+    """The first successful answer to a POST sent with an ``Idempotency-Key``, for replays."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")

@@ -21,7 +21,8 @@ _DESCRIPTIONS = {
     "403": "Not allowed (`permission_denied`).",
     "404": "No such object (`not_found`).",
     "409": "The state changed or it is not your turn "
-    "(`version_conflict`, `not_your_turn`, `wrong_phase`).",
+    "(`version_conflict`, `not_your_turn`, `wrong_phase`), or a limit on unfinished "
+    "matches (`too_many_computer_matches`, `too_many_invitations`).",
     "422": "The Idempotency-Key was used for another request (`idempotency_key_reused`).",
     "413": "The request body is too large (`payload_too_large`).",
     "415": "Unsupported content type (`unsupported_media_type`).",

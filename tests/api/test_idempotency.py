@@ -49,16 +49,50 @@ def test_retried_roll_and_moves_change_nothing(alice, bob, scripted_dice):
     assert Turn.objects.get().steps == [{"from": 24, "to": 19, "die": 5, "hit": False}]
 
 
-def test_a_refusal_is_replayed_too_and_keys_are_per_user(alice, bob, scripted_dice):
+def test_a_refusal_stores_no_key_and_keys_are_per_user(alice, bob, scripted_dice):
+    """Issue 22 item 10: a refused action changed nothing, so it keeps no record (a client
+    could otherwise fill the table with refusals); its retry runs again."""
     match_id = start_match(alice, bob, script=scripted_dice)["id"]
     url = f"/api/v1/matches/{match_id}/roll/"
-    refused = bob.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k")
-    assert_error(refused, 409, "not_your_turn")
+    for n in range(5):
+        refused = bob.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY=f"k{n}")
+        assert_error(refused, 409, "not_your_turn")
+    assert not IdempotencyRecord.objects.exists()
     scripted_dice(2, 1)
-    accepted = alice.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k")
+    accepted = alice.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k0")
     assert accepted.status_code == 200  # the same key string, another user
-    assert_error(bob.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k"),
+    assert IdempotencyRecord.objects.get().user_id == alice.user.pk
+    assert_error(bob.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="k0"),
                  409, "not_your_turn")
+    assert IdempotencyRecord.objects.count() == 1
+
+
+def test_a_refused_request_retried_with_its_key_runs_again(alice, bob, scripted_dice):
+    match_id = start_match(alice, bob, script=scripted_dice)["id"]
+    version = Match.objects.get(pk=match_id).version
+    url = f"/api/v1/matches/{match_id}/roll/"
+    stale = alice.client.post(url, {"expected_version": version - 1}, format="json",
+                              HTTP_IDEMPOTENCY_KEY="r")
+    assert_error(stale, 409, "version_conflict")
+    scripted_dice(4, 2)
+    fixed = alice.client.post(url, {"expected_version": version}, format="json",
+                              HTTP_IDEMPOTENCY_KEY="r")
+    assert fixed.status_code == 200 and fixed.json()["dice"] == [4, 2]
+
+
+def test_the_fingerprint_includes_the_query_string(alice, bob, scripted_dice):
+    """Issue 22 item 10: ``?perspective=black`` is another request than none, so the same
+    key with it is refused instead of answering the first request's perspective."""
+    match_id = start_match(alice, bob, script=scripted_dice)["id"]
+    scripted_dice(5, 3)
+    url = f"/api/v1/matches/{match_id}/roll/"
+    first = alice.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="q")
+    assert first.status_code == 200
+    other = alice.client.post(f"{url}?perspective=black", {}, format="json",
+                              HTTP_IDEMPOTENCY_KEY="q")
+    assert_error(other, 422, "idempotency_key_reused")
+    same = alice.client.post(url, {}, format="json", HTTP_IDEMPOTENCY_KEY="q")
+    assert same.json() == first.json() and same["Idempotent-Replayed"] == "true"
 
 
 def test_keys_expire(alice, settings):

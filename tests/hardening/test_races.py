@@ -230,3 +230,23 @@ def test_a_claim_and_a_late_roll_at_once_only_one_applies(alice, bob, scripted_d
     rolls = Event.objects.filter(match_id=match_id, type="roll").count()
     assert claims + rolls == 1
     assert_log_is_whole(match_id)
+
+
+def test_parallel_creations_respect_the_computer_and_invitation_caps(alice, bob, settings):
+    """Issue 22 items 6 and 11: the limits are checked under a lock of the creator's row,
+    so eight creations at the same moment make exactly as many matches as allowed."""
+    settings.COMPUTER_MATCHES_PER_ACCOUNT = 2
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",
+                                  "QUEUES": ["default"]}}
+    computer = [lambda: client_of(alice.user).post(
+        "/api/v1/matches/", {"length": 1, "computer": "random"}, format="json")
+        for _ in range(8)]
+    codes = Counter(response.status_code for response in race(computer))
+    assert codes == {201: 2, 409: 6}
+    settings.INVITATIONS_OPEN_PER_PLAYER = 3
+    invites = [lambda: client_of(alice.user).post(
+        "/api/v1/matches/", {"length": 1, "opponent": "bob"}, format="json")
+        for _ in range(8)]
+    codes = Counter(response.status_code for response in race(invites))
+    assert codes == {201: 3, 409: 5}
+    assert Match.objects.filter(created_by=alice.user).count() == 5

@@ -57,7 +57,8 @@ def browser(chromium: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 @pytest.fixture
 def open_page(browser: Any, live_server: Any) -> Callable[..., Any]:
     """A new browser context (its own cookies) on the play page, with page errors
-    collected: any JavaScript error fails the test."""
+    collected: any JavaScript error, or anything the page's Content-Security-Policy
+    refused (issue 22 item 13: chromium reports it on the console), fails the test."""
     pages: list[Any] = []
 
     def make(width: int = 1280, height: int = 900) -> Any:
@@ -66,6 +67,8 @@ def open_page(browser: Any, live_server: Any) -> Callable[..., Any]:
         page.set_default_timeout(15_000)
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        page.on("console", lambda message: page.errors.append(message.text)
+                if "Content Security Policy" in message.text else None)
         page.goto(f"{live_server.url}/play/")
         pages.append(page)
         return page

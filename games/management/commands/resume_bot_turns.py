@@ -1,4 +1,4 @@
-"""Queue the computer's pending actions again: run when a task-queue worker starts."""
+"""Queue the computer's pending actions again (each worker also does this when it starts)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,18 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import bots
+from games import tasks
 
 
 class Command(BaseCommand):
-    help = ("Queue the computer's action in every match where a built-in computer account "
-            "may act now (a job lost with a crashed worker is made again; a surviving one "
-            "then does nothing). Run it when the worker starts (scripts/run.sh does).")
+    help = ("Reclaim the computer's jobs left RUNNING by a worker without a live lease, and "
+            "queue the computer's action in every match where a built-in computer account "
+            "may act now and no job is pending for it. `manage.py db_worker` does this "
+            "itself when it starts; run it by hand after restoring a database, say.")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        queued = bots.resume()
+        reclaimed = tasks.reclaim()
+        queued = tasks.resume()
         if options["verbosity"]:
-            self.stdout.write(f"queued the computer's turn in {queued} match(es)")
+            self.stdout.write(f"reclaimed {reclaimed} lost job(s); queued the computer's "
+                              f"turn in {queued} match(es)")
