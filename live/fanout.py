@@ -197,6 +197,8 @@ class Hub:
         self._seqs: dict[int, int] = {}
         self._seqs_at = float("-inf")
         self._seqs_read: asyncio.Future[dict[int, int]] | None = None
+        # The long-polls' page reads under way, shared by those asking the same (Hub.page).
+        self._pages: dict[tuple[int, int, int], asyncio.Future[list[str]]] = {}
 
     @property
     def is_live(self) -> bool:
@@ -262,6 +264,21 @@ class Hub:
             if self._seqs_at < self.loop.time() - 1.0:
                 self._seqs, self._seqs_at = found, self.loop.time()
         return self._seqs.get(match_id, last + 1) > last
+
+    async def page(self, match_id: int, after: int, limit: int) -> list[str]:
+        """The log after ``after`` (:func:`live.streams.page_after`), one read shared by
+        every long-poll of this loop asking for the same page while it runs."""
+        key = (match_id, after, limit)
+        read = self._pages.get(key)
+        if read is None:
+            from live.serving import db_call
+            from live.streams import page_after
+
+            read = self._pages[key] = asyncio.ensure_future(
+                db_call(lambda: page_after(match_id, after, limit)))
+            read.add_done_callback(lambda done: self._pages.pop(key, None)
+                                   if self._pages.get(key) is done else None)
+        return await asyncio.shield(read)
 
     def deliver(self, msg: Message) -> None:
         for sub in list(self.subs.get(("match", msg.match), ())):
