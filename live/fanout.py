@@ -24,7 +24,6 @@ import json
 import logging
 import os
 import threading
-import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
@@ -93,7 +92,6 @@ def committed(match: Match, events: Sequence[Event]) -> None:
 
 _redis_lock = threading.Lock()
 _redis_client: Any = None
-_redis_down_until = 0.0
 
 
 def _redis() -> Any:
@@ -108,17 +106,20 @@ def _redis() -> Any:
 
 
 def publish(msg: Message) -> None:
-    global _redis_down_until
     if not settings.REDIS_URL:
         deliver_locally(msg)
         return
-    if time.monotonic() >= _redis_down_until:
+    # Don't wait on a dead or hung Redis in every request: the process's breaker of that
+    # Redis (shared with the counters' cache) skips it until a probe answers.
+    from nard_site.cache import breaker
+
+    gate = breaker(settings.REDIS_URL)
+    if gate.closed:
         try:
             _redis().publish(settings.STREAM_REDIS_CHANNEL, msg.dumps())
             return
         except Exception as exc:  # Redis away: the REST API goes on regardless
-            # Don't wait on a dead Redis in every request: skip it for a second.
-            _redis_down_until = time.monotonic() + 1.0
+            gate.failed(lambda: _redis().ping(), exc)
             _log.warning("live: publish to Redis failed (%s); delivering in process only", exc)
     deliver_locally(msg)
 
