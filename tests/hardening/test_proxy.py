@@ -33,7 +33,8 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin
 pytestmark = pytest.mark.skipif(NGINX is None and not os.environ.get("CI"),
                                 reason="needs nginx (apt-get install nginx-light; CI has it)")
 CONNECTIONS = 1100
-GRANIAN_PRODUCTION = ("--backlog", "2048", "--backpressure", "1024")  # README.md
+GRANIAN_PRODUCTION = ("--backlog", "4096", "--backpressure", "2048",  # README.md
+                      "--http1-header-read-timeout", "10000")
 
 
 class Proxy:
