@@ -22,7 +22,6 @@ from games.models import Match
 from games.permissions import CanImportMatches
 from games.renderers import PlainTextRenderer
 from games.serializers import (
-    EventSerializer,
     GameSerializer,
     LegalPlaysInputSerializer,
     LegalPlaysSerializer,
@@ -40,7 +39,6 @@ from games.serializers import (
     VersionInputSerializer,
 )
 from games.transitions import step_json
-from live import polling
 from nard_site.api.idempotency import idempotent
 from nardy import SIDE_NAMES, parse_side
 
@@ -283,22 +281,6 @@ class MatchViewSet(viewsets.GenericViewSet):
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
         return Response(selectors.turn_list_json(game))
-
-    @extend_schema(parameters=[polling.EventsPollQuerySerializer],
-                   responses=EventSerializer(many=True))
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def events(self, request: Request, pk: str) -> Any:
-        """The log in order, a page at a time (`Link: rel="next"` when more follow); with
-        `wait=S`, answers as soon as an event after `after` exists, or `[]` after S s."""
-        query = _valid(polling.EventsPollQuerySerializer, request.query_params)
-        match, limit = self._match(), polling.page_size(query)
-        events = list(selectors.event_list(match, after=query["after"], limit=limit))
-        if not events and query["wait"] and polling.may_wait(request, match, query["after"]):
-            return polling.long_poll(match.pk, query["after"], limit, query["wait"])
-        headers = {}
-        if len(events) == limit and events[-1].seq < match.last_event_seq:
-            headers["Link"] = polling.next_link(request, events[-1].seq)
-        return Response([selectors.event_json(e) for e in events], headers=headers)
 
     # --- match record: export and import (docs/notation.md, "Match record") ---------------
 

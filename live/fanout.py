@@ -24,7 +24,6 @@ import json
 import logging
 import os
 import threading
-import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
@@ -93,7 +92,6 @@ def committed(match: Match, events: Sequence[Event]) -> None:
 
 _redis_lock = threading.Lock()
 _redis_client: Any = None
-_redis_down_until = 0.0
 
 
 def _redis() -> Any:
@@ -108,17 +106,20 @@ def _redis() -> Any:
 
 
 def publish(msg: Message) -> None:
-    global _redis_down_until
     if not settings.REDIS_URL:
         deliver_locally(msg)
         return
-    if time.monotonic() >= _redis_down_until:
+    # Don't wait on a dead or hung Redis in every request: the process's breaker of that
+    # Redis (shared with the counters' cache) skips it until a probe answers.
+    from nard_site.cache import breaker
+
+    gate = breaker(settings.REDIS_URL)
+    if gate.closed:
         try:
             _redis().publish(settings.STREAM_REDIS_CHANNEL, msg.dumps())
             return
         except Exception as exc:  # Redis away: the REST API goes on regardless
-            # Don't wait on a dead Redis in every request: skip it for a second.
-            _redis_down_until = time.monotonic() + 1.0
+            gate.failed(lambda: _redis().ping(), exc)
             _log.warning("live: publish to Redis failed (%s); delivering in process only", exc)
     deliver_locally(msg)
 
@@ -197,6 +198,8 @@ class Hub:
         self._seqs: dict[int, int] = {}
         self._seqs_at = float("-inf")
         self._seqs_read: asyncio.Future[dict[int, int]] | None = None
+        # The long-polls' page reads under way, shared by those asking the same (Hub.page).
+        self._pages: dict[tuple[int, int, int], asyncio.Future[list[str]]] = {}
 
     @property
     def is_live(self) -> bool:
@@ -262,6 +265,21 @@ class Hub:
             if self._seqs_at < self.loop.time() - 1.0:
                 self._seqs, self._seqs_at = found, self.loop.time()
         return self._seqs.get(match_id, last + 1) > last
+
+    async def page(self, match_id: int, after: int, limit: int) -> list[str]:
+        """The log after ``after`` (:func:`live.streams.page_after`), one read shared by
+        every long-poll of this loop asking for the same page while it runs."""
+        key = (match_id, after, limit)
+        read = self._pages.get(key)
+        if read is None:
+            from live.serving import db_call
+            from live.streams import page_after
+
+            read = self._pages[key] = asyncio.ensure_future(
+                db_call(lambda: page_after(match_id, after, limit)))
+            read.add_done_callback(lambda done: self._pages.pop(key, None)
+                                   if self._pages.get(key) is done else None)
+        return await asyncio.shield(read)
 
     def deliver(self, msg: Message) -> None:
         for sub in list(self.subs.get(("match", msg.match), ())):

@@ -1,7 +1,10 @@
 """How many streams one account and one client address may hold open at once.
 
 Counted per server process (``STREAMS_PER_ACCOUNT``, ``STREAMS_PER_IP``); beyond them a
-new stream gets 429 ``throttled``. A stream's slot is given back when its response is
+new stream gets 429 ``throttled``. Long-polls (``events/?wait=``) hold a slot too while
+they wait. The address is the throttles' client identity (DRF's ``get_ident``: with
+``NUM_PROXIES``, the address that many hops back in ``X-Forwarded-For``), so behind a
+proxy each client counts, not the proxy. A stream's slot is given back when its response is
 closed — by Django, however the stream ended (done, cut, or never started).
 """
 
@@ -14,6 +17,14 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework.exceptions import Throttled
+from rest_framework.throttling import BaseThrottle
+
+_identity = BaseThrottle()
+
+
+def client_address(request: Any) -> str:
+    """The client's address as the throttles count it (issue 22 item 3)."""
+    return str(_identity.get_ident(request))
 
 
 class OpenStreams:
@@ -24,7 +35,7 @@ class OpenStreams:
     def acquire(self, request: Any) -> Callable[[], None]:
         """A slot for a new stream of ``request``, or :class:`Throttled`; answers the
         function that gives it back (safe to call more than once)."""
-        keys = [("ip", request.META.get("REMOTE_ADDR", ""))]
+        keys: list[tuple[str, Any]] = [("ip", client_address(request))]
         limits = [settings.STREAMS_PER_IP]
         if request.user.is_authenticated:
             keys.append(("user", request.user.pk))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import io
+import json
 import logging
 import sys
 from collections.abc import Callable
@@ -24,7 +25,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections
+
+from nard_site.api.errors import error_body
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
@@ -51,6 +55,19 @@ async def db_call(fn: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(pool, _fresh, fn)
 
 
+async def _too_large(send: Any, limit: int) -> None:
+    """413 in the error shape (as :class:`nard_site.api.middleware.BodySizeLimitMiddleware`
+    answers), the connection closed: the unread rest of the body is not a request."""
+    body = json.dumps(error_body("payload_too_large",
+                                 f"The request body is larger than {limit} bytes.",
+                                 {"limit": limit})).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class Server:
     """The ASGI application: ``Server(get_wsgi_application(), threads=4)``."""
 
@@ -70,15 +87,10 @@ class Server:
                     return
         if scope["type"] != "http":
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        environ = self.environ(scope, bytes(body))
+        body = await self._body(scope, receive, send)
+        if body is None:
+            return
+        environ = self.environ(scope, body)
         _pool.set(self.pool)
         loop = asyncio.get_running_loop()
         started: list[Any] = []
@@ -113,6 +125,42 @@ class Server:
                 await loop.run_in_executor(self.pool, response.close)
             except RuntimeError:  # the pool is shut down (the server stopping): close here
                 response.close()
+
+    @staticmethod
+    async def _body(scope: dict[str, Any], receive: Any, send: Any) -> bytes | None:
+        """The request's body, or ``None`` when it is not to be served: the client went
+        away, or the body is larger than ``MAX_BODY_BYTES`` (``DATA_UPLOAD_MAX_MEMORY_SIZE``)
+        — then 413 is sent here, before the body is read (by its ``Content-Length``) or as
+        soon as a chunked body passes the limit, so that no worker ever holds more than
+        the limit of one request's body (issue 22 item 1)."""
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None:
+            for name, value in scope.get("headers", ()):
+                if name.lower() == b"content-length":
+                    try:
+                        declared = int(value)
+                    except ValueError:
+                        declared = 0  # Django's parsers answer a bad one
+                    if declared > limit:
+                        await _too_large(send, limit)
+                        return None
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            if chunk:
+                size += len(chunk)
+                if limit is not None and size > limit:
+                    del chunks[:]
+                    await _too_large(send, limit)
+                    return None
+                chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
     @staticmethod
     async def _stream(response: Any, receive: Any, send: Any) -> None:

@@ -244,32 +244,75 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
 async def wait_for_events(match_id: int, after: int, limit: int,
                           wait: float) -> AsyncIterator[bytes]:
     """The long-poll of ``events/?wait=``: one JSON list, as soon as an event after
-    ``after`` exists, or ``[]`` after ``wait`` seconds."""
+    ``after`` exists, or ``[]`` after ``wait`` seconds.
+
+    Woken by the fan-out, it answers from the change's own events (the same JSON as the
+    log's) when they follow ``after`` without a gap — no database read. Otherwise (a gap,
+    a resync, a poll while the fan-out cannot be trusted) it reads the database through
+    the hub, which shares one read among the long-polls of a match asking the same page
+    (:meth:`live.fanout.Hub.page`) and first asks whether the log has moved at all
+    (:meth:`live.fanout.Hub.behind`, one query a second for every match of the loop):
+    a thousand long-polls on one match cost one read per change, not a thousand
+    (issue 22 item 2)."""
     hub = fanout.hub()
     sub = hub.subscribe("match", match_id)
     try:
         await hub.ready()
         deadline = hub.loop.time() + wait
+        read_db = True
         while True:
-            try:
-                page = await db_call(lambda: _page(match_id, after, limit))
-            except DB_DOWN as exc:  # the answer has begun (200): an empty page, ask again
-                _log.warning("live: database unavailable (%r); long-poll answers []", exc)
+            if read_db:
+                try:
+                    page = await hub.page(match_id, after, limit)
+                except DB_DOWN as exc:  # the answer has begun (200): an empty page, ask again
+                    _log.warning("live: database unavailable (%r); long-poll answers []", exc)
+                    yield b"[]"
+                    return
+                if page:
+                    yield f"[{','.join(page)}]".encode()
+                    return
+            if hub.loop.time() >= deadline:
                 yield b"[]"
-                return
-            if page or hub.loop.time() >= deadline:
-                yield f"[{','.join(page)}]".encode()
                 return
             timeout = deadline - hub.loop.time()
             if hub.must_poll:
                 timeout = min(timeout, settings.STREAM_POLL_SECONDS)
-            await sub.wait(timeout)
-            sub.items.clear()
-            sub.resync = False
+            woken = await sub.wait(timeout)
+            page, read_db = _followers(sub, after, limit)
+            if page:
+                yield f"[{','.join(page)}]".encode()
+                return
+            if sub.resync or sub.overflowed:
+                sub.resync = sub.overflowed = False
+                read_db = True
+            if not woken and not read_db and hub.must_poll:
+                try:
+                    read_db = await hub.behind(match_id, after)
+                except DB_DOWN:
+                    read_db = True  # the read says so
     finally:
         sub.close()
 
 
-def _page(match_id: int, after: int, limit: int) -> list[str]:
+def _followers(sub: Subscription, after: int, limit: int) -> tuple[list[str], bool]:
+    """The events in ``sub``'s inbox that follow ``after`` without a gap (at most
+    ``limit``), the inbox emptied; and whether one was missing (read the database)."""
+    page: list[str] = []
+    last, gap = after, False
+    while sub.items:
+        msg = sub.items.popleft()
+        for seq, _type, data in msg.events:
+            if seq <= last or len(page) >= limit:
+                continue
+            if seq == last + 1:
+                page.append(data)
+                last = seq
+            else:
+                gap = True
+    return page, gap and not page
+
+
+def page_after(match_id: int, after: int, limit: int) -> list[str]:
+    """Up to ``limit`` events of the log after ``after``, as the JSON of ``events/``."""
     return [render(event_json(e)) for e in
             Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit]]

@@ -11,7 +11,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,8 +19,9 @@ from rest_framework.views import APIView
 
 from games import presence, selectors
 from games.exceptions import NotFound
-from games.models import is_over
-from live import streams
+from games.models import Match, is_over
+from games.serializers import EventSerializer, PerspectiveQuerySerializer
+from live import polling, streams
 from live.limits import open_streams
 from live.serving import ASYNC_BODIES
 
@@ -142,3 +143,53 @@ class AccountStreamView(StreamView):
         return response
 
 
+
+
+MAX_ID = 2**63 - 1  # the largest key a BigAutoField holds
+
+
+def match_or_404(pk: str) -> Match:
+    """The match of a URL's id (digits); beyond what the database holds, none."""
+    digits = pk.lstrip("0") or "0"
+    match = (selectors.match_get(int(digits))
+             if len(digits) <= len(str(MAX_ID)) and int(digits) <= MAX_ID else None)
+    if match is None:
+        raise NotFound(f"No match with id {pk[:30]}{'…' if len(pk) > 30 else ''}.")
+    return match
+
+
+class MatchEventsView(APIView):
+    """``GET matches/{id}/events/``: the log a page at a time, and the long-poll ``wait``
+    (its body sent by the event loop; counted with the streams in ``STREAMS_PER_IP`` /
+    ``STREAMS_PER_ACCOUNT``, issue 22 item 2)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    schema_error_codes = ("409", "422", "429")
+
+    @extend_schema(operation_id="matches_events_list", tags=["matches"],
+                   parameters=[polling.EventsPollQuerySerializer,
+                               OpenApiParameter("id", str, OpenApiParameter.PATH,
+                                                pattern=r"^\d+$")],
+                   responses=EventSerializer(many=True))
+    def get(self, request: Request, pk: str) -> Any:
+        """The log in order, a page at a time (`Link: rel="next"` when more follow); with
+        `wait=S`, answers as soon as an event after `after` exists, or `[]` after S s."""
+        if request.user.is_authenticated and request.user.pk is not None:
+            presence.seen(request.user.pk)  # issue 17: a cache read, a write every 15 s
+        if request.query_params:
+            PerspectiveQuerySerializer(data=request.query_params).is_valid(
+                raise_exception=True)
+        query_serializer = polling.EventsPollQuerySerializer(data=request.query_params)
+        query_serializer.is_valid(raise_exception=True)
+        query = query_serializer.validated_data
+        match, limit = match_or_404(pk), polling.page_size(query)
+        events = list(selectors.event_list(match, after=query["after"], limit=limit))
+        if not events and query["wait"] and polling.may_wait(request, match, query["after"]):
+            release = open_streams.acquire(request)
+            response = polling.long_poll(match.pk, query["after"], limit, query["wait"])
+            response._resource_closers.append(release)  # type: ignore[attr-defined]
+            return response
+        headers = {}
+        if len(events) == limit and events[-1].seq < match.last_event_seq:
+            headers["Link"] = polling.next_link(request, events[-1].seq)
+        return Response([selectors.event_json(e) for e in events], headers=headers)

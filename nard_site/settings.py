@@ -192,6 +192,12 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "nard_site.cache.CountersCache",
                           "LOCATION": "nard_cache", "OPTIONS": {"MAX_ENTRIES": 10000}}}
+# With Redis: after a failed call, the counters go to the database for at least this many
+# seconds while one thread per process probes Redis (nard_site.cache.Breaker).
+CACHE_REDIS_COOLDOWN = float(os.environ.get("CACHE_REDIS_COOLDOWN") or 5)
+# Cache keys kept in the database as well as in Redis: the log-in limit's counts and
+# lockouts, which must survive an outage or a Redis that comes back empty.
+CACHE_DURABLE_PREFIXES = ("login-",)
 # How many proxies in front of the server append to X-Forwarded-For and set
 # X-Forwarded-Proto. 0: none, the headers are the client's own words and are ignored
 # (the throttles count by the connection's address).

@@ -8,9 +8,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from nard_site.cache import redis_status
+
+REDIS_FIELDS: dict[str, serializers.Field] = {
+    "redis": serializers.CharField(required=False, help_text=(
+        "With `REDIS_URL`: `ok`, or `degraded` while Redis does not answer (the throttle and "
+        "log-in counters are in the database meanwhile; it is probed in the background).")),
+    "redis_down_seconds": serializers.FloatField(required=False, help_text=(
+        "While `degraded`: seconds since Redis stopped answering.")),
+}
+
 
 class HealthView(APIView):
-    """Liveness and database check: runs one real query."""
+    """Liveness and database check: runs one real query; with `REDIS_URL`, says whether
+    Redis is in use (`redis`: `ok`) or the counters are in the database while it does not
+    answer (`degraded`, and `redis_down_seconds`)."""
 
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
@@ -19,11 +31,13 @@ class HealthView(APIView):
         responses={
             200: inline_serializer(
                 "Health",
-                {"status": serializers.CharField(), "database": serializers.CharField()},
+                {"status": serializers.CharField(), "database": serializers.CharField(),
+                 **REDIS_FIELDS},
             ),
             503: inline_serializer(
                 "HealthDown",
-                {"status": serializers.CharField(), "database": serializers.CharField()},
+                {"status": serializers.CharField(), "database": serializers.CharField(),
+                 **REDIS_FIELDS},
             ),
         }
     )
@@ -34,9 +48,10 @@ class HealthView(APIView):
                 ok = cursor.fetchone() == (1,)
         except Exception:
             ok = False
+        redis = redis_status() or {}  # "degraded": counters in the database meanwhile
         if ok:
-            return Response({"status": "ok", "database": "ok"})
-        return Response({"status": "error", "database": "unavailable"}, status=503)
+            return Response({"status": "ok", "database": "ok", **redis})
+        return Response({"status": "error", "database": "unavailable", **redis}, status=503)
 
 
 class SchemaView(SpectacularJSONAPIView):

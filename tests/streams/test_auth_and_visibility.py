@@ -90,3 +90,25 @@ def test_open_streams_per_account_are_limited(alice: Any, settings: Any) -> None
         await third.close()
 
     run(scenario)
+
+
+def test_behind_a_proxy_the_per_address_limit_counts_each_client(match_id: int,
+                                                                 settings: Any) -> None:
+    """Issue 22 item 3: with ``NUM_PROXIES=1`` the address is the throttles' (the last hop
+    of X-Forwarded-For), not the proxy's: two clients behind it hold their own budgets."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    settings.STREAMS_PER_IP = 2
+    url = f"/api/v1/matches/{match_id}/stream/"
+
+    async def scenario() -> None:
+        mine = [await open_stream(url, **{"X-Forwarded-For": "203.0.113.7"})
+                for _ in range(2)]
+        refused = await AsyncClient().get(url, headers={"X-Forwarded-For": "203.0.113.7"})
+        assert_error(refused, 429, "throttled")
+        # Another client through the same proxy (the same REMOTE_ADDR) is not refused.
+        theirs = [await open_stream(url, **{"X-Forwarded-For": "198.51.100.2"})
+                  for _ in range(2)]
+        for reader in mine + theirs:
+            await reader.close()
+
+    run(scenario)

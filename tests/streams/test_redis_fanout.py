@@ -34,7 +34,6 @@ def channel(settings: Any) -> str:
     settings.REDIS_URL = REDIS
     settings.STREAM_REDIS_CHANNEL = f"nard_site:test:{uuid.uuid4().hex}"
     fanout._redis_client = None
-    fanout._redis_down_until = 0.0
     return settings.STREAM_REDIS_CHANNEL
 
 
@@ -120,7 +119,6 @@ def test_without_redis_streams_poll_and_the_api_keeps_working(
     settings.STREAM_READY_TIMEOUT = 0.05
     settings.STREAM_POLL_SECONDS = 0.05
     fanout._redis_client = None
-    fanout._redis_down_until = 0.0
     count = bob.client.get(f"/api/v1/matches/{match_id}/events/").json()[-1]["seq"]
     monkeypatch.setattr(fanout, "deliver_locally", lambda msg: None)  # only the database
 
