@@ -10,7 +10,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
 from accounts.stats import RulesStats, Stats, empty_stats
-from games import presence, shapes, store
+from games import dice, fairness, presence, shapes, store
 from games.models import (
     RESIGNATIONS,
     Color,
@@ -21,6 +21,7 @@ from games.models import (
     Match,
     MatchStatus,
     color_of,
+    is_over,
     side_of,
 )
 from games.models import Turn as TurnRecord
@@ -129,6 +130,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "position_id": game.position_key,
         "deadline": match.deadline if active else None,
         "presence": presence_json(match),
+        "fairness": fairness_json(game, match),
         "stake": game.stake,
         "may_offer": game.may_offer() if active else "none",
         "offer": ({"by": game.offer_by, "stake": game.offered_stake}
@@ -191,6 +193,25 @@ def game_json(game: Game) -> shapes.Game:
         "turns": game.turns,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
+        "fairness": fairness_json(game),
+    }
+
+
+def fairness_json(game: Game, match: Match | None = None) -> shapes.Fairness | None:
+    """Issue 26: the game's dice commitment; the server's seed only once the game is over
+    (finished, or its match aborted or finished) — never before."""
+    if not game.dice_commitment:
+        return None
+    match = match or game.match
+    over = game.phase == GamePhase.FINISHED or is_over(match.status)
+    return {
+        "scheme": fairness.SCHEME,
+        "commitment": game.dice_commitment,
+        "server_seed": game.dice_seed if over else None,
+        "player_seeds": {"white": game.white_seed or None, "black": game.black_seed or None},
+        "opening": match.ruleset.opening,
+        "seeds_open": not over and match.status == MatchStatus.ACTIVE
+        and not dice.first_die_rolled(game),
     }
 
 
@@ -317,6 +338,7 @@ def match_record(match: Match) -> shapes.MatchRecord:
                 "position_after": t.position_after or None,
             } for t in turns[game.pk]],
             "result": result,
+            "fairness": fairness_json(game, match),
         })
     started = match.started_at or match.created_at
     return {

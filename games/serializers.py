@@ -92,6 +92,43 @@ class VersionInputSerializer(serializers.Serializer):
         return None
 
 
+class AnyJSONField(serializers.Field):
+    """Any JSON value, passed on as it is: the service checks it (a player's seed must
+    be refused with its own reason, never coerced to text)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+_SEED_HELP = ("Your own seed for this game's dice (text, 1 to 128 characters; "
+              "docs/fairness.md): only before the game's first die.")
+
+
+class SeededVersionInputSerializer(VersionInputSerializer):
+    """``join`` and ``roll``: ``expected_version`` and, optionally, your seed (issue 26)."""
+
+    seed = AnyJSONField(required=False, allow_null=True, help_text=_SEED_HELP)
+
+    @staticmethod
+    def plainly_valid(data: Any) -> dict[str, Any] | None:
+        if (type(data) is dict and data.keys() <= {"expected_version", "seed"}
+                and _plain_version(data)):
+            return dict(data)
+        return None
+
+
+class SeedInputSerializer(VersionInputSerializer):
+    """``seed``: your own seed for the current game's dice (issue 26)."""
+
+    seed = AnyJSONField(help_text=_SEED_HELP)
+    side = serializers.ChoiceField(choices=SIDE_NAMES, required=False, allow_null=True,
+                                   help_text="Hotseat only: whose seed (default: the side "
+                                             "to roll; White in the roll-off).")
+
+
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
     rules = serializers.ChoiceField(choices=Rules.values, required=False,

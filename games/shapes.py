@@ -91,6 +91,28 @@ class Offer(TypedDict):
     stake: Annotated[int, Doc("The value offered (S4).")]
 
 
+class PlayerSeeds(TypedDict):
+    white: Annotated[str | None, Doc("White's own seed for the game's dice, if given.")]
+    black: Annotated[str | None, Doc("Black's own seed for the game's dice, if given.")]
+
+
+class Fairness(TypedDict):
+    """Issue 26: the game's dice commitment (docs/fairness.md); ``null`` for a game whose
+    dice are not committed (imported, or from before commitments)."""
+
+    scheme: Annotated[str, Doc("The derivation's version: `nard-dice-v1`.")]
+    commitment: Annotated[str, Doc("`nard-dice-v1:` and the SHA-256 (hex) of the tag and "
+                                   "the server's seed, published when the game starts.")]
+    server_seed: Annotated[str | None, Doc("The server's seed (64 hex digits), revealed "
+                                           "when the game ends; `null` until then.")]
+    player_seeds: PlayerSeeds
+    opening: Annotated[str, Doc("`roll_off_played`: turn 1 plays the roll-off's dice "
+                                "(not derived again); `roll_off`: every turn is derived.",
+                                choices=("roll_off", "roll_off_played"))]
+    seeds_open: Annotated[bool, Doc("Players' seeds are still accepted (no die of the game "
+                                    "drawn yet, the match active).")]
+
+
 class State(TypedDict):
     game: int
     phase: PhaseName
@@ -115,6 +137,7 @@ class State(TypedDict):
     deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
                                              "`null` without a clock.")]
     presence: Annotated[Presence, Doc("Whether each player was seen in the last 60 s.")]
+    fairness: Annotated[Fairness | None, Doc("The game's dice commitment (issue 26).")]
 
 
 class Match(TypedDict):
@@ -195,6 +218,7 @@ class Game(TypedDict):
     turns: int
     started_at: datetime
     finished_at: datetime | None
+    fairness: Annotated[Fairness | None, Doc("The game's dice commitment (issue 26).")]
 
 
 class Turn(TypedDict):
@@ -289,6 +313,8 @@ class RecordGame(TypedDict):
     offers: Annotated[list[GameOffer], Doc("Every offer of the game in order.")]
     turns: list[RecordTurn]
     result: RecordResult | None
+    fairness: Annotated[Fairness | None, Doc("The dice commitment and, once the game is "
+                                             "over, the seed (docs/fairness.md).")]
 
 
 class MatchRecord(TypedDict):
