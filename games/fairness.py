@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 import secrets
 import sys
 import unicodedata
@@ -127,6 +128,75 @@ class GameDice:
         return first, second
 
 
+# --- dice statistics ---------------------------------------------------------------------------
+
+EXPECTED_PIPS: Final = 294 / 36
+"""The average pips of a roll, a double counting four times: 8.1667."""
+
+
+def chi_square(faces: Sequence[int]) -> float:
+    """Pearson's statistic of six face counts against 1/6 each (0.0 without dice)."""
+    total = sum(faces)
+    if not total:
+        return 0.0
+    expected = total / 6
+    return sum((count - expected) ** 2 / expected for count in faces)
+
+
+def chi_square_p(statistic: float, dof: int = 5) -> float:
+    """The upper tail ``P(X >= statistic)`` of a chi-square law with an odd number of
+    degrees of freedom, in closed form (no SciPy)::
+
+        Q = erfc(sqrt(x/2)) + sqrt(2/pi) e^(-x/2) * sum_{j=1..(k-1)/2} x^(j-1/2) / (2j-1)!!
+    """
+    if dof < 1 or dof % 2 == 0:
+        raise ValueError("an odd number of degrees of freedom")
+    x = max(statistic, 0.0)
+    tail = math.erfc(math.sqrt(x / 2))
+    term, total = math.sqrt(x), 0.0
+    for j in range(1, (dof - 1) // 2 + 1):
+        if j > 1:
+            term *= x / (2 * j - 1)
+        total += term
+    tail += math.sqrt(2 / math.pi) * math.exp(-x / 2) * total
+    return min(max(tail, 0.0), 1.0)
+
+
+@dataclass
+class DiceTally:
+    """Turn rolls counted: each face over both dice, doubles, pips (a double × 4)."""
+
+    rolls: int = 0
+    faces: list[int] = field(default_factory=lambda: [0] * 6)
+    doubles: int = 0
+    pips: int = 0
+
+    def add(self, first: int, second: int) -> None:
+        self.rolls += 1
+        self.faces[first - 1] += 1
+        self.faces[second - 1] += 1
+        if first == second:
+            self.doubles += 1
+            self.pips += 4 * first
+        else:
+            self.pips += first + second
+
+    def summary(self) -> dict[str, Any]:
+        statistic = chi_square(self.faces)
+        return {
+            "rolls": self.rolls,
+            "faces": list(self.faces),
+            "faces_expected": round(2 * self.rolls / 6, 4),
+            "doubles": self.doubles,
+            "doubles_expected": round(self.rolls / 6, 4),
+            "pips": self.pips,
+            "average_pips": round(self.pips / self.rolls, 4) if self.rolls else None,
+            "expected_average_pips": round(EXPECTED_PIPS, 4),
+            "chi_square": round(statistic, 4),
+            "p_value": round(chi_square_p(statistic), 6) if self.rolls else None,
+        }
+
+
 # --- the verifier ----------------------------------------------------------------------------
 
 
@@ -191,16 +261,16 @@ def _check_shape(record: object) -> Mapping[str, Any]:
             if (not isinstance(pair, dict)
                     or not all(_is_int(pair.get(side)) for side in SIDES)):
                 raise NotARecord("not a match record: a roll-off without both dice")
-        block = game.get("dice")
+        block = game.get("fairness")
         if block is not None and not isinstance(block, dict):
-            raise NotARecord("not a match record: a game's dice block is not an object")
+            raise NotARecord("not a match record: a game's fairness block is not an object")
     return record
 
 
 def verify_game(match_id: int, game: Mapping[str, Any]) -> GameReport:
     """Check one game of a record: its commitment and every die."""
     number = game["number"]
-    block = game.get("dice")
+    block = game.get("fairness")
     if not block or not block.get("commitment"):
         return GameReport(number, "not committed",
                           "no commitment (imported, or played before commitments)")
@@ -311,7 +381,7 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         else:
             print(f"game {game.number}: {game.status}: {game.detail}", file=out)
     if report.verified == 0:
-        print("nothing verified: no game is committed and revealed", file=out)
+        print("nothing to check: no game is both committed and revealed", file=out)
         return 3
     unverified = len(report.games) - report.verified
     print(f"verified: {report.verified} game(s)"

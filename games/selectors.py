@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from django.db.models import Count, Q, QuerySet, Sum
 
@@ -27,6 +27,7 @@ from games.models import (
 from games.models import Turn as TurnRecord
 from games.transitions import legal_steps_json
 from nardy import (
+    RULESETS,
     SIDE_NAMES,
     WHITE,
     BoardPosition,
@@ -438,3 +439,32 @@ def player_stats(users: Iterable[Any]) -> dict[int, Stats]:
                 rules["games_lost"] += n
                 rules["lost"][result] = rules["lost"].get(result, 0) + n
     return stats
+
+
+# --- dice statistics (issue 26, docs/fairness.md) -----------------------------------------
+
+
+def dice_stats(user: Any) -> shapes.DiceStats:
+    """The dice of ``user``'s turns per rule set, in matches that were not hotseat:
+    faces, doubles, pips against the expected values and a chi-square p-value. The
+    backgammon opening (turn 1 playing the roll-off's dice, never a double) is left out."""
+    tallies: dict[str, fairness.DiceTally] = {}
+    overall = fairness.DiceTally()
+    played = (Q(side=Color.WHITE, game__match__white_id=user.pk)
+              | Q(side=Color.BLACK, game__match__black_id=user.pk))
+    rows = (TurnRecord.objects.filter(played, game__match__hotseat=False)
+            .values_list("game__match__rules", "number", "game__rolloff_white", "dice")
+            .order_by())
+    replayed_openings = {name for name, ruleset in RULESETS.items()
+                         if ruleset.opening == "roll_off_played"}
+    for rules, number, rolloff_white, rolled in rows.iterator():
+        if number == 1 and rules in replayed_openings and rolloff_white is not None:
+            continue
+        if not (isinstance(rolled, list) and len(rolled) == 2):
+            continue
+        tallies.setdefault(rules, fairness.DiceTally()).add(rolled[0], rolled[1])
+        overall.add(rolled[0], rolled[1])
+    return {"username": user.username,
+            "all": cast(shapes.DiceSummary, overall.summary()),
+            "by_rules": {rules: cast(shapes.DiceSummary, tally.summary())
+                         for rules, tally in sorted(tallies.items())}}

@@ -228,6 +228,7 @@ TurnSerializer = schema_serializer(shapes.Turn)
 EventSerializer = schema_serializer(shapes.Event)
 LegalPlaysSerializer = schema_serializer(shapes.LegalPlays)
 MatchRecordSerializer = schema_serializer(shapes.MatchRecord)
+DiceStatsSerializer = schema_serializer(shapes.DiceStats)
 
 
 # --- match records: the import's input -----------------------------------------------

@@ -113,6 +113,28 @@ class Fairness(TypedDict):
                                     "drawn yet, the match active).")]
 
 
+class DiceSummary(TypedDict):
+    """A player's turn rolls counted (docs/fairness.md, "Dice statistics")."""
+
+    rolls: int
+    faces: Annotated[list[int], Doc("How often each face 1..6 came up, over both dice.")]
+    faces_expected: Annotated[float, Doc("Each face's expected count: rolls × 2 / 6.")]
+    doubles: int
+    doubles_expected: Annotated[float, Doc("rolls / 6.")]
+    pips: Annotated[int, Doc("All pips rolled, a double counting four times.")]
+    average_pips: Annotated[float | None, Doc("pips / rolls (`null` without rolls).")]
+    expected_average_pips: Annotated[float, Doc("294 / 36 = 8.1667.")]
+    chi_square: Annotated[float, Doc("Pearson's statistic of the faces against 1/6 each.")]
+    p_value: Annotated[float | None, Doc("Its p-value (5 degrees of freedom; `null` without "
+                                         "rolls).")]
+
+
+class DiceStats(TypedDict):
+    username: str
+    all: Annotated[DiceSummary, Doc("Every rule set together.")]
+    by_rules: Annotated[dict[str, DiceSummary], Doc("Per rule set played.")]
+
+
 class State(TypedDict):
     game: int
     phase: PhaseName

@@ -22,6 +22,7 @@ from games.models import Match
 from games.permissions import CanImportMatches
 from games.renderers import PlainTextRenderer
 from games.serializers import (
+    DiceStatsSerializer,
     EventSerializer,
     GameSerializer,
     LegalPlaysInputSerializer,
@@ -364,3 +365,19 @@ class LegalPlaysView(APIView):
         return Response(analysis.legal_plays(
             rules=data.get("rules") or "long_nardy", board=data["board"],
             dice=tuple(data["dice"]), first_turn=data["first_turn"]))
+
+
+class PlayerDiceView(APIView):
+    """Anyone may read a player's dice statistics per rule set (issue 26,
+    docs/fairness.md): faces, doubles, average pips against 8.17, a chi-square p-value."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: DiceStatsSerializer})
+    def get(self, request: Request, username: str) -> Response:
+        if len(username) > 150 or "\x00" in username:  # no such user could exist
+            raise NotFound("No such player.")
+        user = User.objects.named(username).filter(is_active=True).first()
+        if user is None:
+            raise NotFound("No such player.")
+        return Response(selectors.dice_stats(user))
