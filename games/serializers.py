@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import shapes
+from games import fairness, shapes
 from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
@@ -92,9 +93,12 @@ class VersionInputSerializer(serializers.Serializer):
         return None
 
 
+@extend_schema_field({"type": "string", "minLength": 1,
+                      "maxLength": fairness.MAX_PLAYER_SEED})
 class AnyJSONField(serializers.Field):
     """Any JSON value, passed on as it is: the service checks it (a player's seed must
-    be refused with its own reason, never coerced to text)."""
+    be refused with its own reason, never coerced to text). Documented as the text it
+    must be."""
 
     def to_internal_value(self, data: Any) -> Any:
         return data

@@ -164,7 +164,8 @@ def new_game(change: Change, number: int, starter: Side | None) -> Game:
         dice.commit(game)
     change.touch(game)
     change.log("game_start", game=number, starter=game.starter or None,
-               roll_off=starter is None, commitment=game.dice_commitment or None)
+               roll_off=starter is None,
+               **({"commitment": game.dice_commitment} if game.dice_commitment else {}))
     return game
 
 
