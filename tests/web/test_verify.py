@@ -111,3 +111,30 @@ def test_the_page_verifies_a_record_and_catches_tampering(
     assert cells[1] == str(stats["rolls"]) and cells[2:8] == [str(f) for f in stats["faces"]]
     assert not errors, errors
     page.close()
+
+
+def test_the_play_page_adds_its_own_seed_with_the_games_first_die(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    """docs/fairness.md: the page sends a fresh random seed with the roll that draws the
+    game's first die (the server's own dice: no script)."""
+    from tests.web.test_browser import PASSWORD, login, settle
+
+    alice = make_user("alice", password=PASSWORD)
+    bob = make_user("bob", password=PASSWORD)
+    match = services.match_create(user=alice, length=1, opponent="bob", color="white")
+    services.match_join(match_id=match.pk, user=bob)
+    page = open_page()
+    login(page, "alice")
+    page.goto(page.url.split("#")[0] + f"#/match/{match.pk}")
+    settle(page, match.pk)
+    page.click("#roll")
+    page.wait_for_function(
+        "id => fetch(`/api/v1/matches/${id}/`).then(r => r.json())"
+        ".then(m => m.state.roll_off.white !== null)", arg=match.pk)
+    game = Match.objects.get(pk=match.pk).games.get()
+    assert len(game.white_seed) == 32 and int(game.white_seed, 16) >= 0
+    assert game.black_seed == "" and game.dice_drawn == 1
+    from games import dice
+
+    derived = dice.game_dice(game)
+    assert derived is not None and game.rolloff_white == derived.roll_off(0, 0)
