@@ -625,3 +625,16 @@ def test_the_p_value_in_closed_form() -> None:
     assert fairness.chi_square_p(0.0) == 1.0
     assert fairness.chi_square_p(4.0) == pytest.approx(0.549416, abs=1e-6)
     assert fairness.chi_square([10] * 6) == 0.0
+
+
+def test_the_admin_shows_the_commitment_and_the_seed_only_after_the_end(
+        alice: Seat, bob: Seat, admin_client: Any) -> None:
+    match_id = _invite(alice, bob)
+    bob.ok(match_id, "join")
+    game = Game.objects.get(match_id=match_id)
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert game.dice_commitment in page and "secret until the game ends" in page
+    assert game.dice_seed not in page
+    alice.ok(match_id, "resign")
+    page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert game.dice_seed in page
