@@ -638,3 +638,47 @@ def test_the_admin_shows_the_commitment_and_the_seed_only_after_the_end(
     alice.ok(match_id, "resign")
     page = admin_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     assert game.dice_seed in page
+
+
+def _synthetic(opening: str) -> dict[str, Any]:
+    """A record built from the derivation alone: a tied first roll-off round, then the
+    deciding one, turn 1 playing the roll-off's dice (backgammon), turn 2 derived."""
+    match_id = next(m for m in range(1, 500)
+                    if fairness.GameDice(SEED, m, 1).roll_off(0, 0)
+                    == fairness.GameDice(SEED, m, 1).roll_off(0, 1)
+                    and fairness.GameDice(SEED, m, 1).roll_off(1, 0)
+                    != fairness.GameDice(SEED, m, 1).roll_off(1, 1))
+    derived = fairness.GameDice(SEED, match_id, 1)
+    pairs = [{"white": derived.roll_off(r, 0), "black": derived.roll_off(r, 1)} for r in (0, 1)]
+    high = max(pairs[1].values())
+    low = min(pairs[1].values())
+    return {"format": "nardy-match/1", "id": match_id, "games": [{
+        "number": 1, "roll_off": pairs,
+        "turns": [{"number": 1, "dice": [high, low]},
+                  {"number": 2, "dice": list(derived.turn(2))}],
+        "fairness": {"scheme": "nard-dice-v1", "commitment": fairness.commitment(SEED),
+                     "server_seed": SEED.hex(), "opening": opening,
+                     "player_seeds": {"white": None, "black": None}}}]}
+
+
+def test_a_tied_roll_off_and_the_backgammon_opening_verify() -> None:
+    """The roll-off's round 1 after a tie (index 2, 3); turn 1 of roll_off_played is the
+    deciding pair, the starter's die first, and is not derived again."""
+    report = fairness.verify_record(_synthetic("roll_off_played"))
+    assert [(g.status, g.dice) for g in report.games] == [("verified", 8)]
+    report = fairness.verify_record(_synthetic("roll_off"))
+    assert report.mismatch is not None and "turn 1:" in report.mismatch.detail
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "short_nardy", "nard"])
+def test_a_hotseat_game_of_each_rule_set_verifies(alice: Seat, rules: str,
+                                                  tmp_path: Path) -> None:
+    created = alice.create(hotseat=True, rules=rules)
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    _play_turns(alice, alice, match_id, 10, Answers(), random.Random(rules))
+    alice.ok(match_id, "resign")
+    record = _export(alice, match_id)
+    assert record["games"][0]["fairness"]["opening"] in ("roll_off", "roll_off_played")
+    status, printed = _verify(record, tmp_path)
+    assert status == 0 and "game 1: verified" in printed, printed
