@@ -24,7 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
-from games import opponents, services
+from games import opponents, selectors, services
 from games.board_svg import board_svg
 from games.models import MATCH_LENGTHS, Event, Game, Match, Rules, Turn, color_of, side_of
 from games.selectors import steps_text
@@ -421,8 +421,22 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
             "fields": ("phase", "turn", "dice", "dice_left", "position_key", "turn_key",
                        "rolloff_white", "rolloff_black", "stake_holder",
                        "offer_by", "offers", "started_at", "finished_at")}),
+        ("Dice (docs/fairness.md)", {
+            "classes": ("collapse",),
+            "fields": ("dice_fairness", "white_seed", "black_seed", "dice_drawn")}),
     )
-    readonly_fields = ("match_link", "rules", "result_text", "dice_left", "neighbours")
+    readonly_fields = ("match_link", "rules", "result_text", "dice_left", "neighbours",
+                       "dice_fairness")
+
+    @admin.display(description="commitment and seed")
+    def dice_fairness(self, game: Game) -> str:
+        """Issue 26: the commitment; the server's seed only once the game is over (staff
+        see no more than players do)."""
+        shown = selectors.fairness_json(game)
+        if shown is None:
+            return "not committed"
+        seed = shown["server_seed"] or "secret until the game ends"
+        return format_html("{}<br>seed: {}", shown["commitment"], seed)
 
     @admin.display(description="rules", ordering="match__rules")
     def rules(self, game: Game) -> str:

@@ -278,6 +278,19 @@ class Game(models.Model):
                                         "while it waits).")
     current_turn = models.ForeignKey("Turn", null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
+    # --- dice anyone can verify (issue 26, docs/fairness.md) -----------------------------
+    dice_seed = models.CharField(
+        max_length=64, blank=True,
+        help_text="The server's secret seed (hex) until the game ends; blank: not committed.")
+    dice_commitment = models.CharField(
+        max_length=80, blank=True,
+        help_text="The published commitment to the seed (games.fairness.commitment).")
+    white_seed = models.CharField(max_length=128, blank=True,
+                                  help_text="White's own seed for the game's dice, if given.")
+    black_seed = models.CharField(max_length=128, blank=True,
+                                  help_text="Black's own seed for the game's dice, if given.")
+    dice_drawn = models.PositiveIntegerField(
+        default=0, help_text="Dice drawn in the game so far (roll-offs and turns).")
     # --- result ------------------------------------------------------------------------
     winner = models.CharField(max_length=5, choices=Color.choices, blank=True)
     points_won = models.PositiveSmallIntegerField(null=True, blank=True)

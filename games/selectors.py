@@ -10,7 +10,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
 from accounts.stats import RulesStats, Stats, empty_stats
-from games import presence, shapes, store
+from games import dice, fairness, presence, shapes, store
 from games.models import (
     RESIGNATIONS,
     Color,
@@ -21,11 +21,13 @@ from games.models import (
     Match,
     MatchStatus,
     color_of,
+    is_over,
     side_of,
 )
 from games.models import Turn as TurnRecord
 from games.transitions import legal_steps_json
 from nardy import (
+    RULESETS,
     SIDE_NAMES,
     WHITE,
     BoardPosition,
@@ -123,6 +125,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "position_id": game.position_key,
         "deadline": match.deadline if active else None,
         "presence": presence_json(match),
+        "fairness": fairness_json(game, match),
         "stake": game.stake,
         "may_offer": game.may_offer() if active else "none",
         "offer": ({"by": game.offer_by, "stake": game.offered_stake}
@@ -185,6 +188,25 @@ def game_json(game: Game) -> shapes.Game:
         "turns": game.turns,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
+        "fairness": fairness_json(game),
+    }
+
+
+def fairness_json(game: Game, match: Match | None = None) -> shapes.Fairness | None:
+    """Issue 26: the game's dice commitment; the server's seed only once the game is over
+    (finished, or its match aborted or finished) — never before."""
+    if not game.dice_commitment:
+        return None
+    match = match or game.match
+    over = game.phase == GamePhase.FINISHED or is_over(match.status)
+    return {
+        "scheme": fairness.SCHEME,
+        "commitment": game.dice_commitment,
+        "server_seed": game.dice_seed if over else None,
+        "player_seeds": {"white": game.white_seed or None, "black": game.black_seed or None},
+        "opening": match.ruleset.opening,
+        "seeds_open": not over and match.status == MatchStatus.ACTIVE
+        and not dice.first_die_rolled(game),
     }
 
 
@@ -311,6 +333,7 @@ def match_record(match: Match) -> shapes.MatchRecord:
                 "position_after": t.position_after or None,
             } for t in turns[game.pk]],
             "result": result,
+            "fairness": fairness_json(game, match),
         })
     started = match.started_at or match.created_at
     return {
@@ -410,3 +433,32 @@ def player_stats(users: Iterable[Any]) -> dict[int, Stats]:
                 rules["games_lost"] += n
                 rules["lost"][result] = rules["lost"].get(result, 0) + n
     return stats
+
+
+# --- dice statistics (issue 26, docs/fairness.md) -----------------------------------------
+
+
+def dice_stats(user: Any) -> shapes.DiceStats:
+    """The dice of ``user``'s turns per rule set, in matches that were not hotseat:
+    faces, doubles, pips against the expected values and a chi-square p-value. The
+    backgammon opening (turn 1 playing the roll-off's dice, never a double) is left out."""
+    tallies: dict[str, fairness.DiceTally] = {}
+    overall = fairness.DiceTally()
+    played = (Q(side=Color.WHITE, game__match__white_id=user.pk)
+              | Q(side=Color.BLACK, game__match__black_id=user.pk))
+    rows = (TurnRecord.objects.filter(played, game__match__hotseat=False)
+            .values_list("game__match__rules", "number", "game__rolloff_white", "dice")
+            .order_by())
+    replayed_openings = {name for name, ruleset in RULESETS.items()
+                         if ruleset.opening == "roll_off_played"}
+    for rules, number, rolloff_white, rolled in rows.iterator():
+        if number == 1 and rules in replayed_openings and rolloff_white is not None:
+            continue
+        if not (isinstance(rolled, list) and len(rolled) == 2):
+            continue
+        tallies.setdefault(rules, fairness.DiceTally()).add(rolled[0], rolled[1])
+        overall.add(rolled[0], rolled[1])
+    return {"username": user.username,
+            "all": cast(shapes.DiceSummary, overall.summary()),
+            "by_rules": {rules: cast(shapes.DiceSummary, tally.summary())
+                         for rules, tally in sorted(tallies.items())}}

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import shapes
+from games import fairness, shapes
 from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
@@ -90,6 +91,46 @@ class VersionInputSerializer(serializers.Serializer):
         if type(data) is dict and data.keys() <= {"expected_version"} and _plain_version(data):
             return dict(data)
         return None
+
+
+@extend_schema_field({"type": "string", "minLength": 1,
+                      "maxLength": fairness.MAX_PLAYER_SEED})
+class AnyJSONField(serializers.Field):
+    """Any JSON value, passed on as it is: the service checks it (a player's seed must
+    be refused with its own reason, never coerced to text). Documented as the text it
+    must be."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+_SEED_HELP = ("Your own seed for this game's dice (text, 1 to 128 characters; "
+              "docs/fairness.md): only before the game's first die.")
+
+
+class SeededVersionInputSerializer(VersionInputSerializer):
+    """``join`` and ``roll``: ``expected_version`` and, optionally, your seed (issue 26)."""
+
+    seed = AnyJSONField(required=False, allow_null=True, help_text=_SEED_HELP)
+
+    @staticmethod
+    def plainly_valid(data: Any) -> dict[str, Any] | None:
+        if (type(data) is dict and data.keys() <= {"expected_version", "seed"}
+                and _plain_version(data)):
+            return dict(data)
+        return None
+
+
+class SeedInputSerializer(VersionInputSerializer):
+    """``seed``: your own seed for the current game's dice (issue 26)."""
+
+    seed = AnyJSONField(help_text=_SEED_HELP)
+    side = serializers.ChoiceField(choices=SIDE_NAMES, required=False, allow_null=True,
+                                   help_text="Hotseat only: whose seed (default: the side "
+                                             "to roll; White in the roll-off).")
 
 
 class MatchCreateInputSerializer(serializers.Serializer):
@@ -201,6 +242,7 @@ TurnSerializer = schema_serializer(shapes.Turn)
 EventSerializer = schema_serializer(shapes.Event)
 LegalPlaysSerializer = schema_serializer(shapes.LegalPlays)
 MatchRecordSerializer = schema_serializer(shapes.MatchRecord)
+DiceStatsSerializer = schema_serializer(shapes.DiceStats)
 
 
 # --- match records: the import's input -----------------------------------------------

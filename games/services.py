@@ -24,8 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks, opponents, shapes, store, transitions
-from games import dice as dice_source
+from games import clocks, dice, fairness, opponents, shapes, store, transitions
 from games.exceptions import (
     InvalidRequest,
     InvitationsThrottled,
@@ -64,7 +63,7 @@ def _lock(match_id: int) -> Change:
     if found is None:
         raise NotFound(f"No match with id {match_id}.")
     match, loaded = found
-    return Change(match, loaded)
+    return Change(match, loaded, commit_dice=True)
 
 
 def _check_version(match: Match, expected_version: int | None) -> None:
@@ -224,7 +223,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
                         else MatchStatus.INVITED if invited else MatchStatus.OPEN)
         if computer is not None:  # the computer's account takes its seat at once
             match.invited, invited, match.status = None, None, MatchStatus.ACTIVE
-        change = Change(match)
+        change = Change(match, commit_dice=True)
         change.log("match_created", length=length, rules=rules, hotseat=hotseat,
                    stakes=stakes, progression=progression, turn_seconds=turn_seconds,
                    by=user.username,
@@ -278,8 +277,12 @@ def _check_open_limits(user: User, invited: User) -> None:
                                    details={"reason": "invitations_per_hour", "limit": limit})
 
 
-def match_join(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
-    """Take the free seat of an open seek, or accept an invitation."""
+def match_join(*, match_id: int, user: User, expected_version: int | None = None,
+               seed: object = None) -> Match:
+    """Take the free seat of an open seek, or accept an invitation. ``seed``: the
+    joiner's own seed for game 1's dice (issue 26), given after its commitment is drawn."""
+    if seed is not None:
+        _check_seed(seed)
     with transaction.atomic():
         change = _lock(match_id)
         match = change.match
@@ -300,7 +303,9 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
                 match.black = user
         side = WHITE if match.white_id == user.pk else BLACK
         change.log("joined", user=user.username, color=color_of(side))
-        transitions.start_first_game(change)
+        game = transitions.start_first_game(change)
+        if seed is not None:
+            _give_seed(change, game, side, seed)
         return change.commit()
 
 
@@ -331,8 +336,16 @@ def match_abort(*, match_id: int, by: User, reason: str = "aborted by staff") ->
             raise WrongPhase(f"The match is already {match.status}.")
         match.status = MatchStatus.ABORTED
         match.finished_at = change.now
-        change.log("aborted", by=by.username, reason=reason)
+        change.log("aborted", by=by.username, reason=reason, **_reveal(match))
         return change.commit()
+
+
+def _reveal(match: Match) -> dict[str, Any]:
+    """An abort ends the current game too: its dice seed is revealed (issue 26)."""
+    game = match.current_game
+    if game is None or not game.dice_seed:
+        return {}
+    return {"game": game.number, **dice.reveal(game)}
 
 
 def match_rematch(*, match_id: int, user: User, expected_version: int | None = None) -> Match:
@@ -374,8 +387,13 @@ class Played:
 
 
 @_clock_enforced
-def match_roll(*, match_id: int, user: User, expected_version: int | None = None) -> Played:
-    """A roll-off die (R7/H4), or the two dice of the turn; passes at once if nothing plays."""
+def match_roll(*, match_id: int, user: User, expected_version: int | None = None,
+               seed: object = None) -> Played:
+    """A roll-off die (R7/H4), or the two dice of the turn; passes at once if nothing plays.
+    ``seed``: the roller's own seed for the game's dice, only before the game's first die
+    (issue 26); refused with nothing rolled after it."""
+    if seed is not None:
+        _check_seed(seed)
     with transaction.atomic():
         change, sides, game = _lock_playing(match_id, user, expected_version)
         if game.phase == GamePhase.ROLL_OFF:
@@ -383,7 +401,10 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
                        if (game.rolloff_white if s == WHITE else game.rolloff_black) is None]
             if not pending:
                 raise NotYourTurn("You have rolled in this roll-off; waiting for the opponent.")
-            rolled = transitions.roll_off(change, game, pending[0], dice_source.roll_die())
+            if seed is not None:
+                _give_seed(change, game, pending[0], seed)
+            rolled = transitions.roll_off(change, game, pending[0],
+                                          dice.roll_off_die(game, pending[0]))
             roll: shapes.Roll = {"kind": "roll-off", "side": color_of(rolled.side),
                                  "die": rolled.die, "result": rolled.result}
             if rolled.opening is not None:
@@ -396,11 +417,73 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
         if game.phase != GamePhase.ROLL:
             raise WrongPhase("The dice are rolled; play your steps.",
                              details={"phase": game.phase})
-        dice = (dice_source.roll_die(), dice_source.roll_die())
-        result = transitions.start_turn(change, game, dice)
+        if seed is not None:
+            _give_seed(change, game, side, seed)
+        rolled_dice = dice.turn_dice(game)
+        result = transitions.start_turn(change, game, rolled_dice)
         return Played(change.commit(), result.state,
-                      {"kind": "turn", "side": color_of(side), "dice": list(dice),
+                      {"kind": "turn", "side": color_of(side), "dice": list(rolled_dice),
                        "passed": result.passed})
+
+
+# --- players' seeds (issue 26, docs/fairness.md) -----------------------------------------
+
+
+def _check_seed(seed: object) -> str:
+    """A player's seed is text of 1 to 128 characters: else 400 ``validation_error``
+    (``details.reason``: ``not_text``, ``empty`` or ``too_long``), before anything."""
+    problem = fairness.player_seed_problem(seed)
+    if problem is not None:
+        message = {"not_text": "A seed is text (a JSON string, no control characters).",
+                   "empty": "A seed is at least one character.",
+                   "too_long": f"A seed is at most {fairness.MAX_PLAYER_SEED} characters.",
+                   }[problem]
+        raise InvalidRequest(message, details={"seed": [message], "reason": problem})
+    assert isinstance(seed, str)
+    return seed
+
+
+def _give_seed(change: Change, game: Game, side: Side, seed: object) -> None:
+    """``side``'s seed for ``game``'s dice: only for a committed game, before its first
+    die, once per side (409 ``wrong_phase``, ``details.reason``: ``not_committed``,
+    ``seed_too_late``, ``seed_given``)."""
+    text = _check_seed(seed)
+    if not game.dice_commitment:
+        raise WrongPhase("This game's dice are not committed: a seed would not count.",
+                         details={"reason": "not_committed"})
+    if dice.first_die_rolled(game):
+        raise WrongPhase("The game's first die is rolled: a seed no longer counts.",
+                         details={"reason": "seed_too_late"})
+    if (game.white_seed if side == WHITE else game.black_seed):
+        raise WrongPhase(f"{color_of(side)} has given its seed for this game.",
+                         details={"reason": "seed_given"})
+    if side == WHITE:
+        game.white_seed = text
+    else:
+        game.black_seed = text
+    change.touch(game)
+    change.log("player_seed", game=game.number, side=color_of(side), seed=text)
+
+
+@_clock_enforced
+def match_seed(*, match_id: int, user: User, seed: object, side: str | None = None,
+               expected_version: int | None = None) -> Match:
+    """A player adds its own seed to the current game's dice, before the game's first
+    die (issue 26). ``side``: hotseat only (default: the side to roll, White in the
+    roll-off)."""
+    _check_seed(seed)
+    with transaction.atomic():
+        change, sides, game = _lock_playing(match_id, user, expected_version)
+        if side is not None:
+            giver = side_of(side)
+            if giver not in sides:
+                raise PermissionDenied(f"You do not play {side}.")
+        elif len(sides) == 1:
+            giver = sides[0]
+        else:
+            giver = side_of(game.turn) if game.turn else WHITE
+        _give_seed(change, game, giver, seed)
+        return change.commit()
 
 
 @_clock_enforced
@@ -518,7 +601,7 @@ def match_settle_clock(*, match_id: int, by: str = "sweep") -> Match | None:
             transitions.abandon(change, match.current_game, late[0], by)
         else:
             match.status, match.finished_at = MatchStatus.ABORTED, change.now
-            change.log("aborted", by=None, reason="abandoned")
+            change.log("aborted", by=None, reason="abandoned", **_reveal(match))
         return change.commit()
 
 
@@ -576,7 +659,8 @@ def match_abort_unstarted(*, match_id: int, user: User,
             raise WrongPhase("The match has started: its first die is rolled. Resign "
                              "instead.", details={"phase": game.phase, "reason": "rolled"})
         match.status, match.finished_at = MatchStatus.ABORTED, change.now
-        change.log("aborted", by=user.username, reason="aborted before the first roll")
+        change.log("aborted", by=user.username, reason="aborted before the first roll",
+                   **_reveal(match))
         return change.commit()
 
 
@@ -599,6 +683,7 @@ __all__ = [
     "match_rematch",
     "match_resign",
     "match_roll",
+    "match_seed",
     "match_settle_clock",
     "match_warn_clock",
 ]

@@ -91,6 +91,50 @@ class Offer(TypedDict):
     stake: Annotated[int, Doc("The value offered (S4).")]
 
 
+class PlayerSeeds(TypedDict):
+    white: Annotated[str | None, Doc("White's own seed for the game's dice, if given.")]
+    black: Annotated[str | None, Doc("Black's own seed for the game's dice, if given.")]
+
+
+class Fairness(TypedDict):
+    """Issue 26: the game's dice commitment (docs/fairness.md); ``null`` for a game whose
+    dice are not committed (imported, or from before commitments)."""
+
+    scheme: Annotated[str, Doc("The derivation's version: `nard-dice-v1`.")]
+    commitment: Annotated[str, Doc("`nard-dice-v1:` and the SHA-256 (hex) of the tag and "
+                                   "the server's seed, published when the game starts.")]
+    server_seed: Annotated[str | None, Doc("The server's seed (64 hex digits), revealed "
+                                           "when the game ends; `null` until then.")]
+    player_seeds: PlayerSeeds
+    opening: Annotated[str, Doc("`roll_off_played`: turn 1 plays the roll-off's dice "
+                                "(not derived again); `roll_off`: every turn is derived.",
+                                choices=("roll_off", "roll_off_played"))]
+    seeds_open: Annotated[bool, Doc("Players' seeds are still accepted (no die of the game "
+                                    "drawn yet, the match active).")]
+
+
+class DiceSummary(TypedDict):
+    """A player's turn rolls counted (docs/fairness.md, "Dice statistics")."""
+
+    rolls: int
+    faces: Annotated[list[int], Doc("How often each face 1..6 came up, over both dice.")]
+    faces_expected: Annotated[float, Doc("Each face's expected count: rolls × 2 / 6.")]
+    doubles: int
+    doubles_expected: Annotated[float, Doc("rolls / 6.")]
+    pips: Annotated[int, Doc("All pips rolled, a double counting four times.")]
+    average_pips: Annotated[float | None, Doc("pips / rolls (`null` without rolls).")]
+    expected_average_pips: Annotated[float, Doc("294 / 36 = 8.1667.")]
+    chi_square: Annotated[float, Doc("Pearson's statistic of the faces against 1/6 each.")]
+    p_value: Annotated[float | None, Doc("Its p-value (5 degrees of freedom; `null` without "
+                                         "rolls).")]
+
+
+class DiceStats(TypedDict):
+    username: str
+    all: Annotated[DiceSummary, Doc("Every rule set together.")]
+    by_rules: Annotated[dict[str, DiceSummary], Doc("Per rule set played.")]
+
+
 class State(TypedDict):
     game: int
     phase: PhaseName
@@ -115,6 +159,7 @@ class State(TypedDict):
     deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
                                              "`null` without a clock.")]
     presence: Annotated[Presence, Doc("Whether each player was seen in the last 60 s.")]
+    fairness: Annotated[Fairness | None, Doc("The game's dice commitment (issue 26).")]
 
 
 class Match(TypedDict):
@@ -195,6 +240,7 @@ class Game(TypedDict):
     turns: int
     started_at: datetime
     finished_at: datetime | None
+    fairness: Annotated[Fairness | None, Doc("The game's dice commitment (issue 26).")]
 
 
 class Turn(TypedDict):
@@ -289,6 +335,8 @@ class RecordGame(TypedDict):
     offers: Annotated[list[GameOffer], Doc("Every offer of the game in order.")]
     turns: list[RecordTurn]
     result: RecordResult | None
+    fairness: Annotated[Fairness | None, Doc("The dice commitment and, once the game is "
+                                             "over, the seed (docs/fairness.md).")]
 
 
 class MatchRecord(TypedDict):

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
-from games import clocks, notify, shapes, store
+from games import clocks, dice, notify, shapes, store
 from games.exceptions import IllegalMove, NotYourTurn, WrongPhase
 from games.models import (
     EndReason,
@@ -72,6 +72,9 @@ class Change:
     now: datetime = field(default_factory=lambda: timezone.now())  # read when made
     events: list[Event] = field(default_factory=list)
     rows: dict[int, Model] = field(default_factory=dict)
+    commit_dice: bool = False
+    """Live play (the services): each new game draws its committed dice seed (issue 26);
+    an import or a replay plays the record's dice and commits none."""
 
     def log(self, type_: str, **data: Any) -> Event:
         self.match.last_event_seq += 1
@@ -157,9 +160,12 @@ def new_game(change: Change, number: int, starter: Side | None) -> Game:
                 turn="" if starter is None else color_of(starter),
                 starter="" if starter is None else color_of(starter))
     match.current_game = game
+    if change.commit_dice:
+        dice.commit(game)
     change.touch(game)
     change.log("game_start", game=number, starter=game.starter or None,
-               roll_off=starter is None)
+               roll_off=starter is None,
+               **({"commitment": game.dice_commitment} if game.dice_commitment else {}))
     return game
 
 
@@ -446,7 +452,8 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
         match.score_black += points
     score = {"white": match.score_white, "black": match.score_black}
     change.log("game_over", game=game.number, winner=game.winner, points=points,
-               mars=mars, result=game.result, reason=reason, stake=game.stake, score=score)
+               mars=mars, result=game.result, reason=reason, stake=game.stake, score=score,
+               **dice.reveal(game))
     winner = match_winner((match.score_white, match.score_black), match.length)
     if winner is None and forfeit is not None:
         winner = other(forfeit)

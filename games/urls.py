@@ -8,6 +8,9 @@ router.register("matches", views.MatchViewSet, basename="match")
 
 urlpatterns = [
     path("analysis/legal-plays/", views.LegalPlaysView.as_view(), name="legal-plays"),
+    # Beside accounts/users/{name}/ (accounts.urls): the dice are the games' business.
+    path("accounts/users/<str:username>/dice/", views.PlayerDiceView.as_view(),
+         name="user-dice"),
     path("computer/", computer_views.ComputerLevelsView.as_view(), name="computer-levels"),
     *router.urls,
 ]

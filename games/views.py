@@ -22,6 +22,7 @@ from games.models import Match
 from games.permissions import CanImportMatches
 from games.renderers import PlainTextRenderer
 from games.serializers import (
+    DiceStatsSerializer,
     GameSerializer,
     LegalPlaysInputSerializer,
     LegalPlaysSerializer,
@@ -35,6 +36,8 @@ from games.serializers import (
     PerspectiveQuerySerializer,
     ResignInputSerializer,
     RollResultSerializer,
+    SeededVersionInputSerializer,
+    SeedInputSerializer,
     TurnSerializer,
     VersionInputSerializer,
 )
@@ -144,12 +147,28 @@ class MatchViewSet(viewsets.GenericViewSet):
             match = services.match_settle_clock(match_id=match.pk, by="request") or self._match()
         return self._answer(match)
 
-    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+    @extend_schema(request=SeededVersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
     @action(detail=True, methods=["post"])
     @idempotent
     def join(self, request: Request, pk: str) -> Response:
-        return self._versioned(request, pk, services.match_join)
+        """Take the free seat (or accept the invitation); `seed`: yours for game 1's dice."""
+        data = _valid(SeededVersionInputSerializer, request.data)
+        return self._answer(services.match_join(
+            match_id=_id(pk), user=_player(request), seed=data.get("seed"),
+            expected_version=data.get("expected_version")))
+
+    @extend_schema(request=SeedInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def seed(self, request: Request, pk: str) -> Response:
+        """Add your own seed to the current game's dice, before its first die
+        (docs/fairness.md): 409 `wrong_phase` (`details.reason` `seed_too_late`) after it."""
+        data = _valid(SeedInputSerializer, request.data)
+        return self._answer(services.match_seed(
+            match_id=_id(pk), user=_player(request), seed=data["seed"],
+            side=data.get("side"), expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -177,14 +196,16 @@ class MatchViewSet(viewsets.GenericViewSet):
     def _abort_before_start(self, request: Request, pk: str) -> Response:
         return self._versioned(request, pk, services.match_cancel)
 
-    @extend_schema(request=VersionInputSerializer, responses=RollResultSerializer,
+    @extend_schema(request=SeededVersionInputSerializer, responses=RollResultSerializer,
                    parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def roll(self, request: Request, pk: str) -> Response:
-        """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays)."""
-        data = _valid(VersionInputSerializer, request.data)
+        """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays).
+        `seed`: yours for the game's dice, only with the game's first die."""
+        data = _valid(SeededVersionInputSerializer, request.data)
         played = services.match_roll(match_id=_id(pk), user=_player(request),
+                                     seed=data.get("seed"),
                                      expected_version=data.get("expected_version"))
         roll = played.roll
         assert roll is not None
@@ -326,3 +347,19 @@ class LegalPlaysView(APIView):
         return Response(analysis.legal_plays(
             rules=data.get("rules") or "long_nardy", board=data["board"],
             dice=tuple(data["dice"]), first_turn=data["first_turn"]))
+
+
+class PlayerDiceView(APIView):
+    """Anyone may read a player's dice statistics per rule set (issue 26,
+    docs/fairness.md): faces, doubles, average pips against 8.17, a chi-square p-value."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: DiceStatsSerializer})
+    def get(self, request: Request, username: str) -> Response:
+        if len(username) > 150 or "\x00" in username:  # no such user could exist
+            raise NotFound("No such player.")
+        user = User.objects.named(username).filter(is_active=True).first()
+        if user is None:
+            raise NotFound("No such player.")
+        return Response(selectors.dice_stats(user))

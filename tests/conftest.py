@@ -121,16 +121,14 @@ def bob(seat: Callable[..., Seat]) -> Seat:
 
 
 @pytest.fixture
-def scripted_dice(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., list[int]]]:
+def scripted_dice() -> Iterator[Callable[..., list[int]]]:
     """``scripted_dice(6, 3, ...)`` queues the dice the server rolls next, in order.
 
-    The one way the suites fake dice: ``games.dice.planned`` over one queue for the test.
+    The one way the suites fake dice: the documented seam ``games.dice.planned`` over one
+    queue for the test (allowed by the test settings only, docs/fairness.md).
     """
     from games import dice
 
-    # A restore point in monkeypatch, which is torn down after this fixture: a test that
-    # also patches ``dice._source`` through monkeypatch cannot leave the plan behind.
-    monkeypatch.setattr(dice, "_source", dice._source)
     queue: list[int] = []
 
     def script(*values: int) -> list[int]:

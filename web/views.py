@@ -38,6 +38,12 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(request, "web/play.html", {"me": _me(request)})
 
 
+def verify(request: HttpRequest) -> HttpResponse:
+    """Issue 26: the dice of a match checked in the browser (docs/fairness.md); reads only
+    the public API (a match's JSON export, a player's dice statistics)."""
+    return render(request, "web/verify.html")
+
+
 class SessionView(View):
     """``GET`` who is logged in; ``POST {username, password}`` logs in (a session, the
     same accounts as the API's tokens); ``DELETE`` logs out. CSRF-protected like every

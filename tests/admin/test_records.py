@@ -39,7 +39,11 @@ def _history(match: Match) -> dict[str, Any]:
               t.finished_at is not None)
              for t in Turn.objects.filter(game__match=match).select_related("game")
              .order_by("game__number", "number")]
-    events = list(match.events.order_by("seq").values_list("type", "data"))
+    # An imported match has no dice commitment (issue 26): its events never name one.
+    dice_keys = ("commitment", "server_seed")
+    events = [(kind, {k: v for k, v in data.items() if k not in dice_keys})
+              for kind, data in match.events.order_by("seq").values_list("type", "data")
+              if kind != "player_seed"]
     start = next(i for i, (kind, _) in enumerate(events) if kind == "game_start")
     return {"match": (match.white_id, match.black_id, match.length, match.hotseat,
                       match.score_white, match.score_black, match.status, match.winner),

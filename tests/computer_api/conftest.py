@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -21,15 +21,14 @@ def immediate_tasks(settings: Any) -> None:
 
 
 @pytest.fixture
-def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def seeded_dice() -> Iterator[list[int]]:
     """The server's dice: the values queued in the returned list first, then a seeded
-    sequence (never running out, whoever rolls)."""
+    sequence (never running out, whoever rolls), through ``games.dice.planned``."""
     from games import dice
 
-    queue: list[int] = []
     rng = random.Random(2026)
-    monkeypatch.setattr(dice, "_source", lambda: queue.pop(0) if queue else rng.randint(1, 6))
-    return queue
+    with dice.planned([], then=lambda: rng.randint(1, 6)) as queue:
+        yield queue
 
 
 @pytest.fixture

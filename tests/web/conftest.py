@@ -21,22 +21,18 @@ PASSWORD = "web-nardy-2026"
 
 
 @pytest.fixture
-def seeded_dice(monkeypatch: pytest.MonkeyPatch) -> Callable[..., list[int]]:
+def seeded_dice() -> Iterator[Callable[..., list[int]]]:
     """The server's dice: first the values queued with ``seeded_dice(6, 6, ...)``, then a
-    seeded random sequence. The live server runs in this process, so it rolls these."""
-    queue: list[int] = []
+    seeded random sequence (``games.dice.planned``). The live server runs in this
+    process, so it rolls these."""
     rng = random.Random(16)
+    with dice.planned([], then=lambda: rng.randint(1, 6)) as queue:
 
-    def next_die() -> int:
-        return queue.pop(0) if queue else rng.randint(1, 6)
+        def script(*values: int) -> list[int]:
+            queue.extend(values)
+            return queue
 
-    monkeypatch.setattr(dice, "_source", next_die)
-
-    def script(*values: int) -> list[int]:
-        queue.extend(values)
-        return queue
-
-    return script
+        yield script
 
 
 @pytest.fixture

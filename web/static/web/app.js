@@ -600,8 +600,22 @@ function openMatch(matchId) {
     }
   }
 
+  // Issue 26 (docs/fairness.md): with the roll that draws a game's first die the page
+  // adds a fresh random seed of the roller's own to the game's committed dice.
+  function ownSeed() {
+    const s = match && match.state;
+    const fair = s && s.fairness;
+    if (!fair || !fair.seeds_open) return {};
+    const sides = mySides();
+    const roller = s.phase === "roll-off"
+      ? sides.find((c) => s.roll_off[c] === null) : s.turn;
+    if (!roller || !sides.includes(roller) || fair.player_seeds[roller] !== null) return {};
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return { seed: Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") };
+  }
+
   async function roll() {
-    const answer = await act("roll");
+    const answer = await act("roll", ownSeed());
     if (!answer || !answer.roll) return;
     const r = answer.roll;
     if (r.kind === "roll-off") {

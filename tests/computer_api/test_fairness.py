@@ -1,0 +1,38 @@
+"""Issue 26: the computer's rolls are the committed dice too, and its whole match verifies."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import dice, fairness
+from games.models import Game
+from tests.computer_api.conftest import play_out
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_computers_rolls_are_derived_and_its_match_verifies(
+        immediate_tasks: None, seat: Any, tmp_path: Path) -> None:
+    person = seat("person")
+    created = person.create(computer="random", length=1, color="white")
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    game = Game.objects.get(match_id=match_id, number=1)
+    derived = dice.game_dice(game)
+    assert derived is not None
+    assert game.rolloff_black == derived.roll_off(0, 1)  # the computer rolled at once
+    finished = play_out(person, match_id, random.Random(26))
+    assert finished["status"] == "finished"
+    record = person.client.get(f"/api/v1/matches/{match_id}/export/?format=json").json()
+    computer_turns = [t for g in record["games"] for t in g["turns"] if t["side"] == "black"]
+    assert computer_turns
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    out = io.StringIO()
+    assert fairness.main(["verify", str(path)], out=out) == 0, out.getvalue()
