@@ -265,7 +265,7 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
                                        "board (R28/H14)", reason="game_not_over")
     stored = (side_of(game.winner), game.points_won, game.mars)
     if stored != (result.winner, result.points, result.mars):
-        shown = "" if not game.mars else f" ({_conceded(game)})"
+        shown = "" if not game.mars else f" ({game.conceded()})"
         raise RecordError(result.line, f"the rules give {game.winner} {game.points_won} "
                                        f"point(s){shown} (R29-R30, H15-H16)",
                           reason="wrong_result")
@@ -279,15 +279,6 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
     if result.score is not None and result.score != score:
         raise RecordError(result.line, f"the score is {score[0]}-{score[1]}",
                           reason="wrong_result")
-
-
-def _conceded(game: Game) -> str:
-    if game.result == "refused" or (game.result == "resigned" and game.match.stakes == "dave"):
-        return "single"
-    if game.result != "resigned":
-        return game.result
-    outcome = game.match.ruleset.resign_outcome(game.position, 1 - side_of(game.winner))
-    return outcome.result
 
 
 def _check_match_result(record: MatchRecord, match: Match) -> None:

@@ -25,7 +25,7 @@ from .hitting import (
 )
 from .longnardy import LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, Play, Step, format_play, parse_play
-from .outcome import RESULT_POINTS, Outcome, match_winner
+from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
 from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
@@ -66,6 +66,7 @@ __all__ = [
     "BLACK",
     "CHECKERS",
     "HEAD",
+    "MAX_TURNS_PER_GAME",
     "NARD_RULES",
     "PACKED_SIZE",
     "PASS_TEXT",
