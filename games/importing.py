@@ -42,6 +42,7 @@ from nardy.record import (
     bear_off_die,
     parse_record,
 )
+from nardy.stakes import progression_allowed
 
 
 class RecordRefused(InvalidRequest):
@@ -102,7 +103,7 @@ def _header_stakes(record: MatchRecord) -> tuple[str, str]:
     _, stakes = _header_choice(record, "stakes", Stakes.values, Stakes.NONE)
     line, progression = _header_choice(record, "progression", Progression.values,
                                        Progression.GEOMETRIC)
-    if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+    if not progression_allowed(stakes, progression):
         assert line is not None  # arithmetic is never the default
         raise RecordError(line, "the arithmetic progression is for dave only (S4)")
     return stakes, progression

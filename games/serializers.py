@@ -18,8 +18,10 @@ from games.models import (
     Rules,
     Stakes,
 )
+from games.services import CREATE_DEFAULTS
 from nard_site.api.shapes import schema_serializer
 from nardy import SIDE_NAMES
+from nardy.stakes import progression_allowed
 
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
 
@@ -95,25 +97,25 @@ class VersionInputSerializer(serializers.Serializer):
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
     rules = serializers.ChoiceField(choices=Rules.values, required=False,
-                                    default=Rules.LONG_NARDY,
+                                    default=CREATE_DEFAULTS.rules,
                                     help_text="The rule set (RULES.md, RULES-FAMILY.md).")
     opponent = serializers.CharField(required=False, allow_null=True, allow_blank=True,
                                      max_length=150, help_text="Invite this username.")
-    hotseat = serializers.BooleanField(required=False, default=False,
+    hotseat = serializers.BooleanField(required=False, default=CREATE_DEFAULTS.hotseat,
                                        help_text="Play both sides from this account.")
     color = serializers.ChoiceField(choices=(*SIDE_NAMES, "random"), required=False,
-                                    default="random", help_text="Your colour.")
+                                    default=CREATE_DEFAULTS.color, help_text="Your colour.")
     computer = serializers.CharField(required=False, allow_null=True, max_length=32,
                                      help_text="Play the computer at this level (`GET "
                                                "computer/`) instead of `opponent` or "
                                                "`hotseat`: the match is active at once.")
     stakes = serializers.ChoiceField(choices=Stakes.values, required=False,
-                                     default=Stakes.NONE,
+                                     default=CREATE_DEFAULTS.stakes,
                                      help_text="Raising the stake (RULES-FAMILY S1-S7): "
                                                "`none`, `cube` (backgammon's doubling cube) "
                                                "or `dave`.")
     progression = serializers.ChoiceField(choices=Progression.values, required=False,
-                                          default=Progression.GEOMETRIC,
+                                          default=CREATE_DEFAULTS.progression,
                                           help_text="The stake's values (S4): `geometric` "
                                                     "1, 2, 4, 8 …; `arithmetic` 1, 2, 3, 4 … "
                                                     "(`dave` only).")
@@ -124,8 +126,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
                   "86,400 (a day: correspondence); `null` or absent: no clock.")
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if (data.get("progression") == Progression.ARITHMETIC
-                and data.get("stakes") != Stakes.DAVE):
+        if not progression_allowed(data["stakes"], data["progression"]):
             raise serializers.ValidationError(
                 {"progression": ["Arithmetic needs stakes 'dave'; the cube is always "
                                  "geometric."]})

@@ -49,6 +49,7 @@ from games.models import (
 )
 from games.transitions import Change
 from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
+from nardy.stakes import progression_allowed
 
 
 def _lock(match_id: int) -> Change:
@@ -146,6 +147,26 @@ def check_clock(turn_seconds: int | None, hotseat: bool) -> None:
                              details={"turn_seconds": ["Not allowed with hotseat."]})
 
 
+@dataclass(frozen=True)
+class MatchOptions:
+    """The options a new match may be given, with their defaults: the one place that
+    says what an option left out means. :func:`match_create`'s signature and the API's
+    create input (its defaults, shown in the schema) both read :data:`CREATE_DEFAULTS`."""
+
+    rules: str = Rules.LONG_NARDY
+    hotseat: bool = False
+    color: str = "random"
+    """The creator's colour: ``white``, ``black`` or ``random``."""
+    stakes: str = Stakes.NONE
+    progression: str = Progression.GEOMETRIC
+    turn_seconds: int | None = None
+    """The clock (issue 17); ``None``: no clock."""
+
+
+CREATE_DEFAULTS = MatchOptions()
+"""What :func:`match_create` assumes for an option not given."""
+
+
 def check_stakes(stakes: str, progression: str) -> None:
     """S1-S7 options: ``none``, ``cube`` or ``dave``; ``arithmetic`` with ``dave`` only."""
     if stakes not in Stakes.values:
@@ -154,17 +175,18 @@ def check_stakes(stakes: str, progression: str) -> None:
     if progression not in Progression.values:
         raise InvalidRequest(f"No progression {progression!r}.", details={
             "progression": [f"Must be one of {', '.join(Progression.values)}."]})
-    if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+    if not progression_allowed(stakes, progression):
         raise InvalidRequest("The arithmetic progression is for dave only; the cube is "
                              "always geometric.", details={
                                  "progression": ["Arithmetic needs stakes 'dave'."]})
 
 
 def match_create(*, user: User, length: int, opponent: str | None = None,
-                 hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
-                 rematch_of: Match | None = None, stakes: str = Stakes.NONE,
-                 progression: str = Progression.GEOMETRIC, computer: str | None = None,
-                 turn_seconds: int | None = None) -> Match:
+                 hotseat: bool = CREATE_DEFAULTS.hotseat, color: str = CREATE_DEFAULTS.color,
+                 rules: str = CREATE_DEFAULTS.rules, rematch_of: Match | None = None,
+                 stakes: str = CREATE_DEFAULTS.stakes,
+                 progression: str = CREATE_DEFAULTS.progression, computer: str | None = None,
+                 turn_seconds: int | None = CREATE_DEFAULTS.turn_seconds) -> Match:
     """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
     with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
     account, active at once (the computer plays by itself: :mod:`games.bots`).
@@ -533,6 +555,8 @@ def match_abort_unstarted(*, match_id: int, user: User,
 
 
 __all__ = [
+    "CREATE_DEFAULTS",
+    "MatchOptions",
     "Played",
     "Swept",
     "check_clock",

@@ -132,9 +132,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = services.match_create(user=_player(request), length=data["length"],
                                       opponent=data.get("opponent") or None,
                                       hotseat=data["hotseat"], color=data["color"],
-                                      rules=data.get("rules") or "long_nardy",
-                                      stakes=data.get("stakes") or "none",
-                                      progression=data.get("progression") or "geometric",
+                                      rules=data["rules"], stakes=data["stakes"],
+                                      progression=data["progression"],
                                       computer=data.get("computer"),
                                       turn_seconds=data.get("turn_seconds"))
         return self._answer(match, status.HTTP_201_CREATED)
