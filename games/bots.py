@@ -163,8 +163,7 @@ def perform(match: Match, decision: Decision) -> None:
         services.match_roll(match_id=match.pk, user=user, expected_version=version)
     elif kind == "move":
         services.match_move(match_id=match.pk, user=user, expected_version=version,
-                            steps=[{"from": s.src, "to": s.dst, "die": s.die}
-                                   for s in decision.steps])
+                            steps=decision.steps)
     else:
         service = getattr(services, STAKE_SERVICES[kind])
         service(match_id=match.pk, user=user, expected_version=version)

@@ -31,7 +31,7 @@ from games.models import (
 from games.permissions import require_active_players
 from games.transitions import Change
 from nard_site.domain import DomainError
-from nardy import WHITE, Side, side_name
+from nardy import WHITE, AskedStep, Side, side_name
 from nardy.record import (
     MATCH_RESULT,
     GameRecord,
@@ -217,7 +217,8 @@ def _play_turn(change: Change, game: Game, line: TurnLine, resigns_next: bool) -
                               reason="turn_over")
         try:
             die = bear_off_die(wanted, state.dice_left)
-            result = transitions.play(change, game, [(wanted.src, wanted.dst, die or None)])
+            result = transitions.play(change, game,
+                                      [AskedStep(wanted.src, wanted.dst, die or None)])
         except DomainError as exc:
             reason = exc.details.get("reason", "illegal_move")
             raise RecordError(where, f"step {index} ({text}) is illegal: "

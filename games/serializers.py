@@ -4,6 +4,7 @@ built from the answers' own types (:mod:`games.shapes`) and only document the sc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -20,7 +21,7 @@ from games.models import (
 )
 from games.services import CREATE_DEFAULTS
 from nard_site.api.shapes import schema_serializer
-from nardy import SIDE_NAMES
+from nardy import SIDE_NAMES, AskedStep
 from nardy.stakes import progression_allowed
 
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
@@ -150,6 +151,13 @@ class MovesInputSerializer(VersionInputSerializer):
                     and (step.get("die") is None or _is_int(step["die"], 1, 6))):
                 return None
         return {**data, "steps": [dict(step) for step in steps]}
+
+
+def asked_steps(steps: Iterable[Mapping[str, Any]]) -> list[AskedStep]:
+    """The validated moves input's ``steps`` as the engine's asked steps, for
+    :func:`games.services.match_move` (a well-formed step the rules refuse, R4, is
+    theirs to answer: :class:`~nardy.AskedStep`)."""
+    return [AskedStep(step["from"], step["to"], step.get("die")) for step in steps]
 
 
 class ResignInputSerializer(VersionInputSerializer):

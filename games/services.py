@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
@@ -48,7 +48,7 @@ from games.models import (
     side_of,
 )
 from games.transitions import Change
-from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
+from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, AskedStep, Side, Step, Turn, other
 from nardy.stakes import progression_allowed
 
 
@@ -378,16 +378,18 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
 
 
 @_clock_enforced
-def match_move(*, match_id: int, user: User, steps: Sequence[Mapping[str, Any]],
+def match_move(*, match_id: int, user: User, steps: Sequence[Step | AskedStep],
                expected_version: int | None = None) -> Played:
-    """Apply one or more steps of the turn, all or none (R10–R28, H7–H14)."""
+    """Apply one or more steps of the turn, all or none (R10–R28, H7–H14): the engine's
+    steps, or steps as a request asked for them (:class:`~nardy.AskedStep`: a
+    well-formed request may still be no step, which the rules refuse as
+    ``illegal_move``, after the guards)."""
     with transaction.atomic():
         change, sides, game = _lock_playing(match_id, user, expected_version)
         if game.phase == GamePhase.ROLL_OFF:
             raise WrongPhase("The roll-off comes first.", details={"phase": game.phase})
         _side_to_act(game, sides)
-        wanted = [(s["from"], s["to"], s.get("die")) for s in steps]
-        result = transitions.play(change, game, wanted)
+        result = transitions.play(change, game, steps)
         return Played(change.commit(), result.state, applied=result.applied)
 
 

@@ -40,6 +40,7 @@ from games.models import (
 from nardy import (
     MAX_TURNS_PER_GAME,
     WHITE,
+    AskedStep,
     IllegalMoveError,
     NotationError,
     Outcome,
@@ -230,9 +231,9 @@ def start_turn(change: Change, game: Game, dice: tuple[int, int]) -> TurnResult:
     return settle(change, game, state)
 
 
-def play(change: Change, game: Game, wanted: Sequence[tuple[int, int, int | None]],
-         ) -> TurnResult:
-    """Apply steps ``(from, to, die or None)`` of the turn in order, all or none.
+def play(change: Change, game: Game, wanted: Sequence[Step | AskedStep]) -> TurnResult:
+    """Apply steps of the turn in order, all or none: the engine's own steps, or steps
+    as asked (a request's, a record's), which may be no step at all.
 
     A missing die is resolved by the engine (R26/H12). Raises :class:`IllegalMove`
     naming the first step the rules refuse (``details``: reason, index, the step and
@@ -243,9 +244,10 @@ def play(change: Change, game: Game, wanted: Sequence[tuple[int, int, int | None
     state = game.turn_state()
     assert state is not None
     applied: list[AppliedStep] = []
-    for index, (src, dst, die) in enumerate(wanted):
+    for index, asked in enumerate(wanted):
+        src, dst, die = asked.src, asked.dst, asked.die or None
         try:
-            step = state.resolve(src, dst) if die is None else Step(src, dst, die)
+            step = state.take(asked)
             after = state.apply(step)
         except (IllegalMoveError, NotationError) as exc:
             reason = getattr(exc, "reason", "invalid_step")

@@ -38,6 +38,7 @@ from games.serializers import (
     RollResultSerializer,
     TurnSerializer,
     VersionInputSerializer,
+    asked_steps,
 )
 from games.transitions import step_json
 from live import polling
@@ -201,7 +202,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
         played = services.match_move(match_id=_id(pk), user=_player(request),
-                                     steps=data["steps"],
+                                     steps=asked_steps(data["steps"]),
                                      expected_version=data.get("expected_version"))
         return self._answer(played.match, state=played.state,
                             applied=[step_json(a.step, a.hit) for a in played.applied])

@@ -24,7 +24,7 @@ from .hitting import (
     HitTurn,
 )
 from .longnardy import LongNardy, TurnState, legal_plays
-from .moves import PASS_TEXT, Play, Step, format_play, parse_play
+from .moves import PASS_TEXT, AskedStep, Play, Step, format_play, parse_play
 from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
 from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
@@ -76,6 +76,7 @@ __all__ = [
     "SHORT_NARDY_RULES",
     "SIDE_NAMES",
     "WHITE",
+    "AskedStep",
     "BoardPlay",
     "BoardPosition",
     "EngineError",
