@@ -9,6 +9,8 @@ Pure Python and NumPy, no Django. The server calls::
     turn = turn.apply_all(steps)             # the steps replay through the turn state
     stake_decision("long_nardy", "expert", position, side, question="offer",
                    stake=1, next_stake=2)    # True: offer the raise now
+    match_stake_decision("long_nardy", "expert", position, side, situation,
+                         question="accept")  # the same, the match score first
 
 Positions, sides, dice and steps are the engine's (``nardy``); the rule set is
 named as in ``nardy.RULESETS``.
@@ -39,10 +41,12 @@ from .levels import (
 )
 from .network import OUTPUTS, WeightsMismatchError
 from .search import Evaluator
+from .stakes import Situation
 
 __all__ = [
     "LEVELS",
     "OUTPUTS",
+    "Situation",
     "UnknownLevelError",
     "UnreadableBoardError",
     "WeightsMismatchError",
@@ -50,6 +54,7 @@ __all__ = [
     "choose_play",
     "estimate",
     "levels_for",
+    "match_stake_decision",
     "stake_decision",
 ]
 
@@ -128,3 +133,24 @@ def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, 
     # The answerer's side of the roller's estimate: win <-> lose.
     mine = [1.0 - values[0], values[3], values[4], values[1], values[2]]
     return stakes.should_accept(mine, stake, next_stake, mars)
+
+
+def match_stake_decision(rules: str, level: str, position: BoardPosition, side: Side,
+                         situation: Situation, *, question: Literal["offer", "accept"],
+                         first_turn: bool = False, rng: random.Random | None = None) -> bool:
+    """:func:`stake_decision` in a match: the match score first (:mod:`computer.stakes`:
+    never offer a dead cube, accept when refusing loses the match), then the level's
+    rule with the stake, the next stake and whether marses count read from
+    ``situation``. The server's computer (``games.bots``) and the reference bot client
+    (:mod:`computer.client`) both decide here. Whether an offer is allowed at all
+    (S2-S7) is the caller's to check. Raises like :func:`stake_decision`.
+    """
+    ruleset(rules)
+    _check_level(rules, level)
+    if question == "offer" and situation.a_win_takes_the_match:
+        return False
+    if question == "accept" and situation.refusal_loses_the_match:
+        return True
+    return stake_decision(rules, level, position, side, question=question,
+                          stake=situation.stake, next_stake=situation.next_stake,
+                          mars=situation.mars, first_turn=first_turn, rng=rng)

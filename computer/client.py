@@ -54,7 +54,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import computer
+from computer.stakes import Situation
 from nardy import BLACK, RULESETS, WHITE, format_play
+from nardy.stakes import holds_the_right
 
 log = logging.getLogger("computer.client")
 
@@ -464,23 +466,21 @@ class Bot:
         level = self.level_for(rules)
         position = RULESETS[rules].position_from_id(state["position_id"])
         first = bool(state["first_turn"][colour])
-        mars = match.get("stakes") != "dave"  # S6: with dave every win is single
         if phase == "offer":
-            offer = state["offer"]
-            yes = computer.stake_decision(rules, level, position, side, question="accept",
-                                          stake=state["stake"], next_stake=offer["stake"],
-                                          mars=mars, rng=self.rng)
-            return Action("accept" if yes else "refuse", version, f"stake {offer['stake']}")
+            situation = Situation.of_api_match(match, colour)
+            yes = computer.match_stake_decision(rules, level, position, side, situation,
+                                                question="accept", rng=self.rng)
+            return Action("accept" if yes else "refuse", version,
+                          f"stake {situation.next_stake}")
         if phase == "roll":
-            stake = state.get("stake") or 1
-            raised = stake + 1 if match.get("progression") == "arithmetic" else 2 * stake
-            if (state.get("may_offer") in ("both", colour) and not state.get("offer")
-                    and (match["id"], match["version"]) not in self._no_offer
-                    and computer.stake_decision(rules, level, position, side,
-                                                question="offer", stake=stake,
-                                                next_stake=raised, mars=mars,
-                                                first_turn=first, rng=self.rng)):
-                return Action("offer", version, f"stake {raised}")
+            if (holds_the_right(state.get("may_offer") or "none", colour)
+                    and not state.get("offer")
+                    and (match["id"], match["version"]) not in self._no_offer):
+                situation = Situation.of_api_match(match, colour)
+                if computer.match_stake_decision(rules, level, position, side, situation,
+                                                 question="offer", first_turn=first,
+                                                 rng=self.rng):
+                    return Action("offer", version, f"stake {situation.next_stake}")
             return Action("roll", version)
         dice = tuple(state["dice"])
         if len(state["dice_left"]) < (4 if dice[0] == dice[1] else 2):

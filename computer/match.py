@@ -6,12 +6,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from nardy import Outcome, Side
+from nardy import MAX_TURNS_PER_GAME, Outcome, Side
 
 from .board import ruleset
 from .levels import Picker
 
-MAX_TURNS = 2_000
+MAX_TURNS = MAX_TURNS_PER_GAME
+"""A game still without a result after this many turns is an error (the engine's cap,
+the same the server keeps)."""
 
 
 @dataclass(frozen=True)

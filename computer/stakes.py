@@ -15,12 +15,25 @@ for a geometric progression or the cube).
   worth more played on for a mars than the single stake a refusal would bring (too
   good to offer). ``OFFER_MIN = 0.36`` is ``P(win) = 68 %`` without marses.
 
+The match score comes first (:class:`Situation`, used through
+:func:`computer.match_stake_decision` by both the server's computer and the reference
+bot client, so the two decide alike):
+
+- **Never offer a dead cube**: when a single win at the current stake already takes
+  the match, a raise cannot gain anything and only gives the opponent more to win.
+- **Accept when refusing loses the match**: a refusal scores the current stake for
+  the offerer (S4); when that reaches the match length, playing on can only be better.
+
 The server decides whether an offer is allowed at all (S2, S3, S5, S7).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nardy import stakes as rules
 
 OFFER_MIN = 0.36
 """The least equity at which the computer offers a raise."""
@@ -47,3 +60,64 @@ def should_accept(estimate: Sequence[float], stake: int, next_stake: int,
     if stake <= 0 or next_stake <= stake:
         raise ValueError(f"a raise goes up: {stake} -> {next_stake}")
     return next_stake / stake * game_equity(estimate, mars) >= -1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the stake decisions read of a match, as the side deciding sees it.
+
+    >>> s = Situation(stakes="cube", progression="geometric", length=7, own=6, opponent=2,
+    ...               stake=1)
+    >>> s.a_win_takes_the_match, s.refusal_loses_the_match, s.next_stake, s.mars
+    (True, False, 2, True)
+    """
+
+    stakes: str
+    """The match's option (``cube`` or ``dave``; S6: with ``dave`` no mars counts)."""
+    progression: str
+    """``geometric`` or ``arithmetic`` (S4)."""
+    length: int
+    own: int
+    """The deciding side's score."""
+    opponent: int
+    stake: int
+    """The game's stake now (before any raise)."""
+    offered: int | None = None
+    """The stake a waiting offer raises to (the answer's question); ``None`` before one."""
+
+    @property
+    def mars(self) -> bool:
+        """Whether a win can score more than the stake (S6)."""
+        return rules.mars_counts(self.stakes)
+
+    @property
+    def next_stake(self) -> int:
+        """The stake a raise goes to: the waiting offer's, else the next value (S4, S5)."""
+        return self.offered if self.offered is not None else rules.next_stake(
+            self.progression, self.stake)
+
+    @property
+    def a_win_takes_the_match(self) -> bool:
+        """A single win at the current stake already gives the deciding side the match:
+        the cube is dead for it (never offered)."""
+        return self.stake >= self.length - self.own
+
+    @property
+    def refusal_loses_the_match(self) -> bool:
+        """Refusing (S4: the offerer scores the current stake) would end the match
+        against the deciding side (so it accepts)."""
+        return self.stake >= self.length - self.opponent
+
+    @classmethod
+    def of_api_match(cls, match: Mapping[str, Any], colour: str) -> Situation:
+        """The situation of ``colour`` (``white``/``black``) in a match as the public API
+        shows it (``GET matches/{id}/``: ``stakes``, ``progression``, ``length``,
+        ``score``, ``state.stake``, ``state.offer``)."""
+        state = match["state"]
+        score = match["score"]
+        offer = state.get("offer")
+        return cls(stakes=match["stakes"], progression=match["progression"],
+                   length=match["length"], own=score[colour],
+                   opponent=score["black" if colour == "white" else "white"],
+                   stake=state.get("stake") or rules.START_STAKE,
+                   offered=offer["stake"] if offer else None)

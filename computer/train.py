@@ -30,7 +30,7 @@ import numpy as np
 
 from .board import boards, profile, ruleset
 from .levels import WEIGHTS_DIR, picker
-from .match import first_dice, play_game
+from .match import MAX_TURNS, first_dice, play_game
 from .network import (
     N_OUTPUTS,
     FloatArray,
@@ -44,7 +44,7 @@ from .network import (
 
 
 def self_play(rules: str, net: Net, rng: random.Random, lam: float,
-              max_turns: int = 2_000) -> tuple[Inputs, FloatArray, int]:
+              max_turns: int = MAX_TURNS) -> tuple[Inputs, FloatArray, int]:
     """One greedy self-play game: the inputs of the positions moved to (the last, which
     ends the game, excluded), their λ-return targets, and the number of turns.
 

@@ -30,6 +30,7 @@ from games.models import MATCH_LENGTHS, Event, Game, Match, Rules, Turn, color_o
 from games.selectors import steps_text
 from nard_site.domain import DomainError
 from nardy import BLACK, RULESETS, WHITE, EngineError, other
+from nardy.turnbase import dice_to_play
 
 MARS_MARK = "♛ mars"
 EMPTY = "–"  # one mark for an empty cell everywhere in the admin
@@ -45,8 +46,9 @@ def _turn_number(value: str | None) -> int | None:
 
 
 def unplayed_dice(dice: list[int], steps: list[dict[str, Any]]) -> list[int]:
-    """The dice of a roll (doubles count four times) that no step used."""
-    left = list(dice) * 2 if len(dice) == 2 and dice[0] == dice[1] else list(dice)
+    """The dice of a roll (a double four times: the engine's ``dice_to_play``, R9/H6)
+    that no step used, high to low."""
+    left = list(dice_to_play((dice[0], dice[1])))
     for step in steps:
         if step.get("die") in left:
             left.remove(step["die"])
@@ -229,9 +231,7 @@ def _mars_mark(game: Game, empty: str) -> str:
     "♛ mars", "♛ koks", "♛ gammon", "♛ backgammon"; ``empty`` otherwise."""
     if not game.mars:
         return empty
-    name = game.result
-    if name == "resigned":
-        name = game.match.ruleset.resign_outcome(game.position, 1 - side_of(game.winner)).result
+    name = game.conceded()
     text = MARS_MARK if name == "mars" else f"♛ {name}"
     return format_html('<strong class="mars">{}</strong>', text)
 

@@ -34,6 +34,7 @@ from games import opponents, presence, selectors, services
 from games.exceptions import NotYourTurn, VersionConflict, WrongPhase
 from games.models import GamePhase, Match, MatchStatus, color_of, side_of
 from nardy import BLACK, WHITE, Side, Step, other
+from nardy.stakes import START_STAKE, holds_the_right
 
 _log = logging.getLogger(__name__)
 
@@ -107,23 +108,16 @@ def decide(match: Match, seat: Seat) -> Decision | None:
     phase = state.get("phase", game.phase)
     rng = decision_rng(match.pk, match.version)
     if phase == OFFER_PHASE:
-        offer = state.get("offer") or {}
-        if _refusal_loses_the_match(match, seat.side, int(state.get("stake") or 1)):
-            return Decision(seat, "accept")
-        accept = computer.stake_decision(
+        accept = computer.match_stake_decision(
             match.rules, _level_for(match, seat), game.position, seat.side,
-            question="accept", stake=int(state.get("stake") or 1),
-            next_stake=int(offer.get("stake") or 2 * int(state.get("stake") or 1)),
-            mars=_mars_counts(match), rng=rng)
+            _situation(match, seat.side, state), question="accept", rng=rng)
         return Decision(seat, "accept" if accept else "refuse")
     if phase == GamePhase.ROLL:
-        stake = int(state.get("stake") or 1)
         if (_may_offer(state, seat.side)
-                and not _a_win_takes_the_match(match, seat.side, stake)
-                and computer.stake_decision(
+                and computer.match_stake_decision(
                     match.rules, _level_for(match, seat), game.position, seat.side,
-                    question="offer", stake=stake, next_stake=_next_stake(match, stake),
-                    mars=_mars_counts(match), first_turn=game.first_turn(seat.side), rng=rng)):
+                    _situation(match, seat.side, state), question="offer",
+                    first_turn=game.first_turn(seat.side), rng=rng)):
             return Decision(seat, "offer")
         return Decision(seat, "roll")
     if phase == GamePhase.MOVE:
@@ -149,32 +143,20 @@ def _level_for(match: Match, seat: Seat) -> str:
     return seat.level if seat.level in opponents.levels(match.rules) else "heuristic"
 
 
-def _a_win_takes_the_match(match: Match, side: Side, stake: int) -> bool:
-    """A single win at ``stake`` already gives ``side`` the match: a raise cannot gain it
-    anything and would only give the opponent more to win (the cube is dead for it)."""
-    return stake >= match.length - match.score(side)
-
-
-def _refusal_loses_the_match(match: Match, side: Side, stake: int) -> bool:
-    """Refusing (S4: the opponent scores ``stake``) would end the match against ``side``:
-    playing on at the higher stake can only be better."""
-    return stake >= match.length - match.score(other(side))
+def _situation(match: Match, side: Side, state: Mapping[str, Any]) -> computer.Situation:
+    """The match as ``side`` sees it for the stake decisions (:mod:`computer.stakes`)."""
+    offer = state.get("offer")
+    return computer.Situation(stakes=match.stakes, progression=match.progression,
+                              length=match.length, own=match.score(side),
+                              opponent=match.score(other(side)),
+                              stake=int(state.get("stake") or START_STAKE),
+                              offered=int(offer["stake"]) if offer else None)
 
 
 def _may_offer(state: Mapping[str, Any], side: Side) -> bool:
     return (state.get("offer") is None
-            and state.get("may_offer") in ("both", color_of(side))
+            and holds_the_right(str(state.get("may_offer")), color_of(side))
             and hasattr(services, STAKE_SERVICES["offer"]))
-
-
-def _next_stake(match: Match, stake: int) -> int:
-    """S3: the stake an offer raises to (doubling, or one more with arithmetic dave)."""
-    return stake + 1 if getattr(match, "progression", "geometric") == "arithmetic" else 2 * stake
-
-
-def _mars_counts(match: Match) -> bool:
-    """S6: with dave every win is single."""
-    return getattr(match, "stakes", "none") != "dave"
 
 
 def perform(match: Match, decision: Decision) -> None:
@@ -189,8 +171,7 @@ def perform(match: Match, decision: Decision) -> None:
         services.match_roll(match_id=match.pk, user=user, expected_version=version)
     elif kind == "move":
         services.match_move(match_id=match.pk, user=user, expected_version=version,
-                            steps=[{"from": s.src, "to": s.dst, "die": s.die}
-                                   for s in decision.steps])
+                            steps=decision.steps)
     else:
         service = getattr(services, STAKE_SERVICES[kind])
         service(match_id=match.pk, user=user, expected_version=version)

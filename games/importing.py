@@ -31,7 +31,7 @@ from games.models import (
 from games.permissions import require_active_players
 from games.transitions import Change
 from nard_site.domain import DomainError
-from nardy import WHITE, Side, side_name
+from nardy import WHITE, AskedStep, Side, side_name
 from nardy.record import (
     MATCH_RESULT,
     GameRecord,
@@ -42,6 +42,7 @@ from nardy.record import (
     bear_off_die,
     parse_record,
 )
+from nardy.stakes import progression_allowed
 
 
 class RecordRefused(InvalidRequest):
@@ -102,7 +103,7 @@ def _header_stakes(record: MatchRecord) -> tuple[str, str]:
     _, stakes = _header_choice(record, "stakes", Stakes.values, Stakes.NONE)
     line, progression = _header_choice(record, "progression", Progression.values,
                                        Progression.GEOMETRIC)
-    if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+    if not progression_allowed(stakes, progression):
         assert line is not None  # arithmetic is never the default
         raise RecordError(line, "the arithmetic progression is for dave only (S4)")
     return stakes, progression
@@ -216,7 +217,8 @@ def _play_turn(change: Change, game: Game, line: TurnLine, resigns_next: bool) -
                               reason="turn_over")
         try:
             die = bear_off_die(wanted, state.dice_left)
-            result = transitions.play(change, game, [(wanted.src, wanted.dst, die or None)])
+            result = transitions.play(change, game,
+                                      [AskedStep(wanted.src, wanted.dst, die or None)])
         except DomainError as exc:
             reason = exc.details.get("reason", "illegal_move")
             raise RecordError(where, f"step {index} ({text}) is illegal: "
@@ -265,7 +267,7 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
                                        "board (R28/H14)", reason="game_not_over")
     stored = (side_of(game.winner), game.points_won, game.mars)
     if stored != (result.winner, result.points, result.mars):
-        shown = "" if not game.mars else f" ({_conceded(game)})"
+        shown = "" if not game.mars else f" ({game.conceded()})"
         raise RecordError(result.line, f"the rules give {game.winner} {game.points_won} "
                                        f"point(s){shown} (R29-R30, H15-H16)",
                           reason="wrong_result")
@@ -279,15 +281,6 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
     if result.score is not None and result.score != score:
         raise RecordError(result.line, f"the score is {score[0]}-{score[1]}",
                           reason="wrong_result")
-
-
-def _conceded(game: Game) -> str:
-    if game.result == "refused" or (game.result == "resigned" and game.match.stakes == "dave"):
-        return "single"
-    if game.result != "resigned":
-        return game.result
-    outcome = game.match.ruleset.resign_outcome(game.position, 1 - side_of(game.winner))
-    return outcome.result
 
 
 def _check_match_result(record: MatchRecord, match: Match) -> None:

@@ -23,6 +23,8 @@ from nardy import (
     side_name,
 )
 from nardy import Turn as TurnState
+from nardy import stakes as stake_rules
+from nardy.stakes import MAX_STAKE, START_STAKE, next_stake
 
 
 class Color(models.TextChoices):
@@ -75,32 +77,22 @@ MATCH_LENGTHS = (1, 3, 5, 7)
 
 
 class Stakes(models.TextChoices):
-    """How a game's stake can grow (RULES-FAMILY S1-S7)."""
+    """How a game's stake can grow (RULES-FAMILY S1-S7; the rules: :mod:`nardy.stakes`)."""
 
-    NONE = "none", "None"
-    CUBE = "cube", "Doubling cube"
-    DAVE = "dave", "Dave"
+    NONE = stake_rules.NONE, "None"
+    CUBE = stake_rules.CUBE, "Doubling cube"
+    DAVE = stake_rules.DAVE, "Dave"
 
 
 class Progression(models.TextChoices):
     """The values a stake goes through (S4): 1, 2, 4, 8 … or 1, 2, 3, 4 … (``dave`` only)."""
 
-    GEOMETRIC = "geometric", "Geometric (1, 2, 4, 8 …)"
-    ARITHMETIC = "arithmetic", "Arithmetic (1, 2, 3, 4 …)"
+    GEOMETRIC = stake_rules.GEOMETRIC, "Geometric (1, 2, 4, 8 …)"
+    ARITHMETIC = stake_rules.ARITHMETIC, "Arithmetic (1, 2, 3, 4 …)"
 
 
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 86_400
 """The clock's range: 30 s a move to a day (correspondence)."""
-
-MAX_STAKE = 64
-"""S5: the stake never goes above 64."""
-
-
-def next_stake(progression: str, stake: int) -> int:
-    """S4: the value after ``stake`` (never above :data:`MAX_STAKE`, S5)."""
-    raised = stake + 1 if progression == Progression.ARITHMETIC else stake * 2
-    return min(raised, MAX_STAKE)
-
 
 class Match(models.Model):
     """A match to ``length`` points between two players (or one, at a shared screen)."""
@@ -267,7 +259,8 @@ class Game(models.Model):
     rolloff_black = models.PositiveSmallIntegerField(null=True, blank=True)
     turns = models.PositiveIntegerField(default=0)
     # --- stakes (S1-S7) ------------------------------------------------------------------
-    stake = models.PositiveSmallIntegerField(default=1, help_text="The game's stake (S1).")
+    stake = models.PositiveSmallIntegerField(default=START_STAKE,
+                                             help_text="The game's stake (S1).")
     stake_holder = models.CharField(max_length=5, choices=Color.choices, blank=True,
                                     help_text="S2: who alone may offer next (blank: both).")
     offer_by = models.CharField(max_length=5, choices=Color.choices, blank=True,
@@ -346,20 +339,41 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return bool(self.winner)
 
-    def may_offer(self) -> str:
+    def no_offer_reason(self) -> stake_rules.NoOffer | None:
+        """Why no one may offer in this game (S5, S7: :func:`nardy.stakes.no_offer_reason`)."""
+        match = self.match
+        return stake_rules.no_offer_reason(match.stakes, length=match.length,
+                                           stake=self.stake,
+                                           crawford=self.number == match.crawford_game)
+
+    def may_offer(self) -> stake_rules.MayOffer:
         """S2, S5, S7: who holds the right to offer now — ``both``, ``white``, ``black``,
         or ``none`` (no stakes, a 1-point match, the Crawford game, the cap, the game
-        is over)."""
+        is over): :func:`nardy.stakes.may_offer`."""
         match = self.match
-        if (match.stakes == Stakes.NONE or match.length == 1 or self.is_over
-                or self.number == match.crawford_game or self.stake >= MAX_STAKE):
-            return "none"
-        return self.stake_holder or "both"
+        return stake_rules.may_offer(match.stakes, length=match.length, stake=self.stake,
+                                     holder=self.stake_holder,
+                                     crawford=self.number == match.crawford_game,
+                                     over=self.is_over)
 
     @property
     def offered_stake(self) -> int:
         """The stake an offer now would raise to (S4, S5)."""
         return next_stake(self.match.progression, self.stake)
+
+    def conceded(self) -> str:
+        """What a finished game's win was worth on the board, by its result name (H15):
+        its result, or for a resignation the result the position gave (R30/H16); with
+        ``dave`` stakes (S6) and for a refused offer (S4), ``single``. The record, the
+        import check and the admin all name a game's worth with this."""
+        if self.result == Result.REFUSED or (
+                self.result == Result.RESIGNED
+                and not stake_rules.mars_counts(self.match.stakes)):
+            return Result.SINGLE.value
+        if self.result != Result.RESIGNED:
+            return str(self.result)
+        loser = 1 - side_of(self.winner)
+        return self.match.ruleset.resign_outcome(self.position, loser).result
 
 
 class Turn(models.Model):

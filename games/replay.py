@@ -11,6 +11,7 @@ from games import transitions
 from games.models import RESIGNATIONS, Game, GamePhase, Match, MatchStatus, side_of
 from games.transitions import Change
 from nard_site.domain import DomainError
+from nardy import AskedStep
 
 _NO_LIMIT = 10**6  # the copy's match length: the replayed game never ends the match
 
@@ -64,7 +65,7 @@ def replay_problems(game: Game) -> list[str]:
             for step in turn.steps:
                 index += 1
                 result = transitions.play(change, replayed,
-                                          [(step["from"], step["to"], step["die"])])
+                                          [AskedStep(step["from"], step["to"], step["die"])])
         except (DomainError, ValueError, KeyError, IndexError, TypeError) as exc:
             message = getattr(exc, "message", None) or str(exc)
             return [f"{where}, step {index}: {message}" if index else f"{where}: {message}"]

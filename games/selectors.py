@@ -308,7 +308,7 @@ def match_record(match: Match) -> shapes.MatchRecord:
                 "points": points,
                 "mars": game.mars,
                 "result": game.result,
-                "conceded": _conceded(game),
+                "conceded": game.conceded(),
                 "end_reason": game.end_reason,
                 "resigned": loser if game.end_reason in RESIGNATIONS else None,
                 "refused": loser if game.end_reason == EndReason.REFUSED else None,
@@ -352,18 +352,6 @@ def match_record(match: Match) -> shapes.MatchRecord:
         "score": {"white": match.score_white, "black": match.score_black},
         "games": game_data,
     }
-
-
-def _conceded(game: Game) -> str:
-    """What a game's win was worth on the board: its result, or for a resignation the
-    result the position gave (R30/H16); with ``dave`` and for a refused offer, single
-    (S4, S6)."""
-    if game.result == "refused" or (game.result == "resigned" and game.match.stakes == "dave"):
-        return "single"
-    if game.result != "resigned":
-        return game.result
-    loser = 1 - side_of(game.winner)
-    return game.match.ruleset.resign_outcome(game.position, loser).result
 
 
 def _user_name(user: Any) -> str | None:

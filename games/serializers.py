@@ -4,6 +4,7 @@ built from the answers' own types (:mod:`games.shapes`) and only document the sc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -19,8 +20,10 @@ from games.models import (
     Rules,
     Stakes,
 )
+from games.services import CREATE_DEFAULTS
 from nard_site.api.shapes import schema_serializer
-from nardy import SIDE_NAMES, ruleset
+from nardy import SIDE_NAMES, AskedStep, ruleset
+from nardy.stakes import progression_allowed
 
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
 
@@ -136,25 +139,25 @@ class SeedInputSerializer(VersionInputSerializer):
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
     rules = serializers.ChoiceField(choices=Rules.values, required=False,
-                                    default=Rules.LONG_NARDY,
+                                    default=CREATE_DEFAULTS.rules,
                                     help_text="The rule set (RULES.md, RULES-FAMILY.md).")
     opponent = serializers.CharField(required=False, allow_null=True, allow_blank=True,
                                      max_length=150, help_text="Invite this username.")
-    hotseat = serializers.BooleanField(required=False, default=False,
+    hotseat = serializers.BooleanField(required=False, default=CREATE_DEFAULTS.hotseat,
                                        help_text="Play both sides from this account.")
     color = serializers.ChoiceField(choices=(*SIDE_NAMES, "random"), required=False,
-                                    default="random", help_text="Your colour.")
+                                    default=CREATE_DEFAULTS.color, help_text="Your colour.")
     computer = serializers.CharField(required=False, allow_null=True, max_length=32,
                                      help_text="Play the computer at this level (`GET "
                                                "computer/`) instead of `opponent` or "
                                                "`hotseat`: the match is active at once.")
     stakes = serializers.ChoiceField(choices=Stakes.values, required=False,
-                                     default=Stakes.NONE,
+                                     default=CREATE_DEFAULTS.stakes,
                                      help_text="Raising the stake (RULES-FAMILY S1-S7): "
                                                "`none`, `cube` (backgammon's doubling cube) "
                                                "or `dave`.")
     progression = serializers.ChoiceField(choices=Progression.values, required=False,
-                                          default=Progression.GEOMETRIC,
+                                          default=CREATE_DEFAULTS.progression,
                                           help_text="The stake's values (S4): `geometric` "
                                                     "1, 2, 4, 8 …; `arithmetic` 1, 2, 3, 4 … "
                                                     "(`dave` only).")
@@ -165,8 +168,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
                   "86,400 (a day: correspondence); `null` or absent: no clock.")
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if (data.get("progression") == Progression.ARITHMETIC
-                and data.get("stakes") != Stakes.DAVE):
+        if not progression_allowed(data["stakes"], data["progression"]):
             raise serializers.ValidationError(
                 {"progression": ["Arithmetic needs stakes 'dave'; the cube is always "
                                  "geometric."]})
@@ -190,6 +192,13 @@ class MovesInputSerializer(VersionInputSerializer):
                     and (step.get("die") is None or _is_int(step["die"], 1, 6))):
                 return None
         return {**data, "steps": [dict(step) for step in steps]}
+
+
+def asked_steps(steps: Iterable[Mapping[str, Any]]) -> list[AskedStep]:
+    """The validated moves input's ``steps`` as the engine's asked steps, for
+    :func:`games.services.match_move` (a well-formed step the rules refuse, R4, is
+    theirs to answer: :class:`~nardy.AskedStep`)."""
+    return [AskedStep(step["from"], step["to"], step.get("die")) for step in steps]
 
 
 class ResignInputSerializer(VersionInputSerializer):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, ParamSpec, TypeVar
@@ -53,7 +53,8 @@ from games.models import (
     side_of,
 )
 from games.transitions import Change
-from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
+from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, AskedStep, Side, Step, Turn, other
+from nardy.stakes import progression_allowed
 
 
 def _lock(match_id: int) -> Change:
@@ -151,6 +152,26 @@ def check_clock(turn_seconds: int | None, hotseat: bool) -> None:
                              details={"turn_seconds": ["Not allowed with hotseat."]})
 
 
+@dataclass(frozen=True)
+class MatchOptions:
+    """The options a new match may be given, with their defaults: the one place that
+    says what an option left out means. :func:`match_create`'s signature and the API's
+    create input (its defaults, shown in the schema) both read :data:`CREATE_DEFAULTS`."""
+
+    rules: str = Rules.LONG_NARDY
+    hotseat: bool = False
+    color: str = "random"
+    """The creator's colour: ``white``, ``black`` or ``random``."""
+    stakes: str = Stakes.NONE
+    progression: str = Progression.GEOMETRIC
+    turn_seconds: int | None = None
+    """The clock (issue 17); ``None``: no clock."""
+
+
+CREATE_DEFAULTS = MatchOptions()
+"""What :func:`match_create` assumes for an option not given."""
+
+
 def check_stakes(stakes: str, progression: str) -> None:
     """S1-S7 options: ``none``, ``cube`` or ``dave``; ``arithmetic`` with ``dave`` only."""
     if stakes not in Stakes.values:
@@ -159,17 +180,18 @@ def check_stakes(stakes: str, progression: str) -> None:
     if progression not in Progression.values:
         raise InvalidRequest(f"No progression {progression!r}.", details={
             "progression": [f"Must be one of {', '.join(Progression.values)}."]})
-    if progression == Progression.ARITHMETIC and stakes != Stakes.DAVE:
+    if not progression_allowed(stakes, progression):
         raise InvalidRequest("The arithmetic progression is for dave only; the cube is "
                              "always geometric.", details={
                                  "progression": ["Arithmetic needs stakes 'dave'."]})
 
 
 def match_create(*, user: User, length: int, opponent: str | None = None,
-                 hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
-                 rematch_of: Match | None = None, stakes: str = Stakes.NONE,
-                 progression: str = Progression.GEOMETRIC, computer: str | None = None,
-                 turn_seconds: int | None = None) -> Match:
+                 hotseat: bool = CREATE_DEFAULTS.hotseat, color: str = CREATE_DEFAULTS.color,
+                 rules: str = CREATE_DEFAULTS.rules, rematch_of: Match | None = None,
+                 stakes: str = CREATE_DEFAULTS.stakes,
+                 progression: str = CREATE_DEFAULTS.progression, computer: str | None = None,
+                 turn_seconds: int | None = CREATE_DEFAULTS.turn_seconds) -> Match:
     """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
     with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
     account, active at once (the computer plays by itself: :mod:`games.bots`).
@@ -487,16 +509,18 @@ def match_seed(*, match_id: int, user: User, seed: object, side: str | None = No
 
 
 @_clock_enforced
-def match_move(*, match_id: int, user: User, steps: Sequence[Mapping[str, Any]],
+def match_move(*, match_id: int, user: User, steps: Sequence[Step | AskedStep],
                expected_version: int | None = None) -> Played:
-    """Apply one or more steps of the turn, all or none (R10–R28, H7–H14)."""
+    """Apply one or more steps of the turn, all or none (R10–R28, H7–H14): the engine's
+    steps, or steps as a request asked for them (:class:`~nardy.AskedStep`: a
+    well-formed request may still be no step, which the rules refuse as
+    ``illegal_move``, after the guards)."""
     with transaction.atomic():
         change, sides, game = _lock_playing(match_id, user, expected_version)
         if game.phase == GamePhase.ROLL_OFF:
             raise WrongPhase("The roll-off comes first.", details={"phase": game.phase})
         _side_to_act(game, sides)
-        wanted = [(s["from"], s["to"], s.get("die")) for s in steps]
-        result = transitions.play(change, game, wanted)
+        result = transitions.play(change, game, steps)
         return Played(change.commit(), result.state, applied=result.applied)
 
 
@@ -665,6 +689,8 @@ def match_abort_unstarted(*, match_id: int, user: User,
 
 
 __all__ = [
+    "CREATE_DEFAULTS",
+    "MatchOptions",
     "Played",
     "Swept",
     "check_clock",

@@ -34,12 +34,13 @@ from games.models import (
     Match,
     MatchStatus,
     Result,
-    Stakes,
     color_of,
     side_of,
 )
 from nardy import (
+    MAX_TURNS_PER_GAME,
     WHITE,
+    AskedStep,
     IllegalMoveError,
     NotationError,
     Outcome,
@@ -48,11 +49,10 @@ from nardy import (
     Turn,
     match_winner,
     other,
+    stakes,
 )
 
 NO_LEGAL_MOVE = "no legal move"
-MAX_TURNS_PER_GAME = 2000
-"""A ply cap per game: no game may grow without bound (a denial-of-service guard)."""
 
 
 # --- the unit of work --------------------------------------------------------------------
@@ -237,9 +237,9 @@ def start_turn(change: Change, game: Game, dice: tuple[int, int]) -> TurnResult:
     return settle(change, game, state)
 
 
-def play(change: Change, game: Game, wanted: Sequence[tuple[int, int, int | None]],
-         ) -> TurnResult:
-    """Apply steps ``(from, to, die or None)`` of the turn in order, all or none.
+def play(change: Change, game: Game, wanted: Sequence[Step | AskedStep]) -> TurnResult:
+    """Apply steps of the turn in order, all or none: the engine's own steps, or steps
+    as asked (a request's, a record's), which may be no step at all.
 
     A missing die is resolved by the engine (R26/H12). Raises :class:`IllegalMove`
     naming the first step the rules refuse (``details``: reason, index, the step and
@@ -250,9 +250,10 @@ def play(change: Change, game: Game, wanted: Sequence[tuple[int, int, int | None
     state = game.turn_state()
     assert state is not None
     applied: list[AppliedStep] = []
-    for index, (src, dst, die) in enumerate(wanted):
+    for index, asked in enumerate(wanted):
+        src, dst, die = asked.src, asked.dst, asked.die or None
         try:
-            step = state.resolve(src, dst) if die is None else Step(src, dst, die)
+            step = state.take(asked)
             after = state.apply(step)
         except (IllegalMoveError, NotationError) as exc:
             reason = getattr(exc, "reason", "invalid_step")
@@ -322,22 +323,12 @@ def _first_turn_used(game: Game, side: Side) -> None:
 # --- stakes (RULES-FAMILY S1-S7) -------------------------------------------------------------
 
 
-_NO_OFFER_REASONS = (
-    ("no_stakes", "This match is played without stakes."),
-    ("one_point_match", "A 1-point match has no offers (S7)."),
-    ("crawford", "No offers in the Crawford game (S7)."),
-    ("cap", "The stake is at 64: no one may offer (S5)."),
-)
-
-
-def _why_no_offer(match: Match, game: Game) -> tuple[str, str]:
-    if match.stakes == Stakes.NONE:
-        return _NO_OFFER_REASONS[0]
-    if match.length == 1:
-        return _NO_OFFER_REASONS[1]
-    if game.number == match.crawford_game:
-        return _NO_OFFER_REASONS[2]
-    return _NO_OFFER_REASONS[3]
+_NO_OFFER_MESSAGES: dict[stakes.NoOffer, str] = {
+    "no_stakes": "This match is played without stakes.",
+    "one_point_match": "A 1-point match has no offers (S7).",
+    "crawford": "No offers in the Crawford game (S7).",
+    "cap": f"The stake is at {stakes.MAX_STAKE}: no one may offer (S5).",
+}
 
 
 def offer(change: Change, game: Game, side: Side) -> int:
@@ -350,7 +341,6 @@ def offer(change: Change, game: Game, side: Side) -> int:
     ``not_holder``) when no offer is allowed now, and :class:`NotYourTurn` when ``side``
     is not the side to roll (S3).
     """
-    match = change.match
     if game.phase == GamePhase.ROLL_OFF:
         raise WrongPhase("No offer during the roll-off (S3).",
                          details={"phase": game.phase, "reason": "roll_off"})
@@ -366,11 +356,11 @@ def offer(change: Change, game: Game, side: Side) -> int:
         raise NotYourTurn(f"Only the side to roll may offer; it is {game.turn}'s turn (S3).",
                           details={"turn": game.turn})
     holder = game.may_offer()
-    if holder == "none":
-        reason, message = _why_no_offer(match, game)
-        raise WrongPhase(message, details={"phase": game.phase, "reason": reason,
-                                           "may_offer": holder})
-    if holder not in ("both", color_of(side)):
+    reason = game.no_offer_reason()
+    if reason is not None:
+        raise WrongPhase(_NO_OFFER_MESSAGES[reason], details={
+            "phase": game.phase, "reason": reason, "may_offer": holder})
+    if not stakes.holds_the_right(holder, color_of(side)):
         raise WrongPhase(f"Only {holder}, who accepted the last raise, may offer the next "
                          "(S2).", details={"phase": game.phase, "reason": "not_holder",
                                            "may_offer": holder})
@@ -423,9 +413,8 @@ def game_points(match: Match, game: Game, outcome: Outcome, reason: str) -> tupl
     (R30/H16 for a resignation). ``dave``: the stake, no mars, gammon or koks, also for
     a resignation. A refused offer (S4): the stake before the offer, times 1.
     """
-    if reason == EndReason.REFUSED or match.stakes == Stakes.DAVE:
-        return game.stake, False
-    return game.stake * outcome.points, outcome.mars
+    return stakes.game_points(match.stakes, stake=game.stake, points=outcome.points,
+                              mars=outcome.mars, refused=reason == EndReason.REFUSED)
 
 
 # --- the end of a game -------------------------------------------------------------------
@@ -440,7 +429,7 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
     points, mars = game_points(match, game, outcome, reason)
     game.winner = color_of(outcome.winner)
     game.points_won, game.mars = points, mars
-    game.result = result or ("single" if match.stakes == Stakes.DAVE else outcome.result)
+    game.result = result or (outcome.result if stakes.mars_counts(match.stakes) else "single")
     game.end_reason = reason
     game.finished_at = change.now
     game.phase, game.turn, game.offer_by = GamePhase.FINISHED, "", ""
@@ -463,8 +452,9 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
         change.log("match_over", winner=match.winner, score=score,
                    **({"reason": EndReason.ABANDONED} if forfeit is not None else {}))
         return
-    if (match.stakes != Stakes.NONE and match.crawford_game is None and match.length > 1
-            and match.length - 1 in (match.score_white, match.score_black)):
+    if stakes.crawford_follows(match.stakes, length=match.length,
+                               score=(match.score_white, match.score_black),
+                               crawford_game=match.crawford_game):
         match.crawford_game = game.number + 1  # S7: once per match
     loser = other(outcome.winner)
     starter = None if match.ruleset.later_games == "roll_off" else loser  # H5 / R8

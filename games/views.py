@@ -40,6 +40,7 @@ from games.serializers import (
     SeedInputSerializer,
     TurnSerializer,
     VersionInputSerializer,
+    asked_steps,
 )
 from games.transitions import step_json
 from nard_site.api.idempotency import idempotent
@@ -133,9 +134,8 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = services.match_create(user=_player(request), length=data["length"],
                                       opponent=data.get("opponent") or None,
                                       hotseat=data["hotseat"], color=data["color"],
-                                      rules=data.get("rules") or "long_nardy",
-                                      stakes=data.get("stakes") or "none",
-                                      progression=data.get("progression") or "geometric",
+                                      rules=data["rules"], stakes=data["stakes"],
+                                      progression=data["progression"],
                                       computer=data.get("computer"),
                                       turn_seconds=data.get("turn_seconds"))
         return self._answer(match, status.HTTP_201_CREATED)
@@ -221,7 +221,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
         played = services.match_move(match_id=_id(pk), user=_player(request),
-                                     steps=data["steps"],
+                                     steps=asked_steps(data["steps"]),
                                      expected_version=data.get("expected_version"))
         return self._answer(played.match, state=played.state,
                             applied=[step_json(a.step, a.hit) for a in played.applied])

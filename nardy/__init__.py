@@ -25,8 +25,8 @@ from .hitting import (
     HitTurn,
 )
 from .longnardy import LongNardy, TurnState, legal_plays
-from .moves import PASS_TEXT, Play, Step, format_play, parse_play
-from .outcome import RESULT_POINTS, Outcome, match_winner
+from .moves import PASS_TEXT, AskedStep, Play, Step, format_play, parse_play
+from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
 from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
@@ -67,6 +67,7 @@ __all__ = [
     "BLACK",
     "CHECKERS",
     "HEAD",
+    "MAX_TURNS_PER_GAME",
     "NARD_RULES",
     "PACKED_SIZE",
     "PASS_TEXT",
@@ -77,6 +78,7 @@ __all__ = [
     "SIDE_NAMES",
     "WHITE",
     "ApiBoard",
+    "AskedStep",
     "BoardCodec",
     "BoardPlay",
     "BoardPosition",

@@ -95,6 +95,24 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class AskedStep:
+    """A step as a player asked for it — ``src``, ``dst`` and the die if said — before
+    the rules have looked at it. Unlike a :class:`Step` it may be no step at all
+    (backwards, longer than a die, the wrong die): a turn state's
+    :meth:`~nardy.turnbase.TurnBase.take` answers it with the :class:`Step` it stands
+    for, or the reason the rules refuse it. This is what a request or a record asks
+    for; a program that has the engine's own steps passes those.
+
+    >>> AskedStep(18, 24)
+    AskedStep(src=18, dst=24, die=None)
+    """
+
+    src: int
+    dst: int
+    die: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     """A complete play: its ``steps`` in order and the resulting ``position``.
 

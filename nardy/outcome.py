@@ -24,6 +24,11 @@ RESULT_POINTS: Final[dict[str, int]] = {
 }
 """Every result name a game won on the board can have, with its points (R29, H15)."""
 
+MAX_TURNS_PER_GAME: Final = 2_000
+"""A cap on the turns of one game, for every program that plays games: the server
+refuses the roll past it and the computer's games stop there. No rule ends a game by
+its length; no real game comes close (a denial-of-service guard)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from .moves import Step
+from .moves import AskedStep, Step
 from .outcome import Outcome
 from .types import Side
 
@@ -116,6 +116,11 @@ class Turn(Protocol):
     def resolve(self, src: int, dst: int) -> Step:
         """The legal step from ``src`` to ``dst``, finding its die. Raises
         ``IllegalMoveError`` (``ambiguous_die`` when several dice fit)."""
+        ...
+
+    def take(self, asked: Step | AskedStep) -> Step:
+        """The step ``asked`` stands for (an asked step without a die is resolved).
+        Raises ``NotationError`` for no step, ``IllegalMoveError`` as :meth:`resolve`."""
         ...
 
     def plays(self) -> Sequence[BoardPlay]:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Protocol, Self
 
 from .errors import IllegalMoveError
 from .forced import Search
-from .moves import Step, parse_play
+from .moves import AskedStep, Step, parse_play
 from .outcome import Outcome
 
 
@@ -148,6 +148,19 @@ class TurnBase:
         for step in parse_play(steps) if isinstance(steps, str) else steps:
             state = state.apply(step)
         return state
+
+    def take(self, asked: Step | AskedStep) -> Step:
+        r"""The :class:`Step` that ``asked`` stands for: a :class:`Step` as it is (an
+        unspecified bear-off die, ``die == 0``, is resolved by :meth:`apply`); an
+        :class:`AskedStep` without a die is :meth:`resolve`\ d (R26/H12), one with a
+        die becomes that step. Raises :class:`NotationError` when ``asked`` is no step
+        (backwards, the wrong die) and :class:`IllegalMoveError` as :meth:`resolve`.
+        """
+        if isinstance(asked, Step):
+            return asked
+        if asked.die is None:
+            return self.resolve(asked.src, asked.dst)
+        return Step(asked.src, asked.dst, asked.die)
 
     def resolve(self, src: int, dst: int) -> Step:
         """The legal step from ``src`` (25: the bar) to ``dst`` (0: off), finding its die.

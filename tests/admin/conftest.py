@@ -13,7 +13,7 @@ from games import services
 from games.dice import planned as planned_dice
 from games.management.commands.seed_demo_match import play_match
 from games.models import Game, Match
-from nardy import WHITE, Position
+from nardy import WHITE, Position, Step
 
 
 @pytest.fixture
@@ -78,8 +78,8 @@ def short_match(white: Any, black: Any) -> Match:
     with planned_dice([6, 5, 3, 1]):
         services.match_roll(match_id=match.pk, user=white)
         services.match_move(match_id=match.pk, user=white,
-                            steps=[{"from": 24, "to": 18}, {"from": 18, "to": 13}])
+                            steps=[Step(24, 18), Step(18, 13)])
         services.match_roll(match_id=match.pk, user=black)
         services.match_move(match_id=match.pk, user=black,
-                            steps=[{"from": 24, "to": 21}, {"from": 21, "to": 20}])
+                            steps=[Step(24, 21), Step(21, 20)])
     return services.match_resign(match_id=match.pk, user=white)

@@ -10,6 +10,7 @@ from games import services
 from games.admin import pass_text, unplayed_dice
 from games.dice import planned as planned_dice
 from games.models import Game
+from nardy import Step
 from tests.admin.conftest import started_match
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_an_unfinished_game_says_whose_turn_it_is_and_the_dice_left(staff_client
     assert "White to roll." in staff_client.get(game_url).text
     with planned_dice([6, 5]):
         services.match_roll(match_id=match.pk, user=white)
-    services.match_move(match_id=match.pk, user=white, steps=[{"from": 24, "to": 18}])
+    services.match_move(match_id=match.pk, user=white, steps=[Step(24, 18)])
     assert "White to move, dice left: 5." in staff_client.get(game_url).text
 
 

@@ -15,6 +15,7 @@ from games.dice import planned as planned_dice
 from games.models import Event, Game, Match, Turn
 from games.replay import replay_problems
 from games.selectors import match_record, record_text
+from nardy import Step
 from nardy.record import FORMAT, RecordError, parse_record, title
 from tests.admin.conftest import short_match
 from tests.support import assert_error
@@ -139,12 +140,12 @@ def test_resignations_mid_turn_ties_in_the_roll_off_and_hotseat_round_trip(api, 
         services.match_roll(match_id=match.pk, user=alice)  # White 2
         services.match_roll(match_id=match.pk, user=alice)  # Black 5: Black starts
         services.match_roll(match_id=match.pk, user=alice)  # Black rolls 6-5
-        services.match_move(match_id=match.pk, user=alice, steps=[{"from": 24, "to": 18}])
+        services.match_move(match_id=match.pk, user=alice, steps=[Step(24, 18)])
         services.match_resign(match_id=match.pk, user=alice, side="black")  # mid-turn: mars
         services.match_resign(match_id=match.pk, user=alice, side="white")  # before a roll
         services.match_roll(match_id=match.pk, user=alice)  # White (loser, R8) rolls 4-2
         services.match_move(match_id=match.pk, user=alice,
-                            steps=[{"from": 24, "to": 20}, {"from": 20, "to": 18}])
+                            steps=[Step(24, 20), Step(20, 18)])
         match = services.match_resign(match_id=match.pk, user=alice, side="black")
     assert (match.status, match.score_white, match.score_black) == ("finished", 4, 2)
     text = _export(api, match.pk).content.decode()

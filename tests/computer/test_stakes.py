@@ -8,7 +8,7 @@ import pytest
 
 import computer
 from computer.board import ruleset
-from computer.stakes import OFFER_MIN, game_equity, should_accept, should_offer
+from computer.stakes import OFFER_MIN, Situation, game_equity, should_accept, should_offer
 
 
 def test_take_point_without_marses_is_a_quarter():
@@ -77,3 +77,50 @@ def test_api_random_and_bad_question():
     with pytest.raises(ValueError):
         computer.stake_decision("long_nardy", "heuristic", position, 0,
                                 question="double", stake=1, next_stake=2)  # type: ignore[arg-type]
+
+
+# --- the match score first (issue 21 item 4: one rule for the server and the client) -----
+
+
+def _situation(**changes):
+    base = {"stakes": "cube", "progression": "geometric", "length": 5, "own": 0,
+            "opponent": 0, "stake": 1}
+    return Situation(**{**base, **changes})
+
+
+def test_situation_reads_the_api_match():
+    match = {"stakes": "dave", "progression": "arithmetic", "length": 7,
+             "score": {"white": 2, "black": 5},
+             "state": {"stake": 3, "offer": {"by": "white", "stake": 4}}}
+    assert Situation.of_api_match(match, "black") == Situation(
+        stakes="dave", progression="arithmetic", length=7, own=5, opponent=2, stake=3,
+        offered=4)
+    before = {**match, "state": {"stake": 3, "offer": None}}
+    seen = Situation.of_api_match(before, "white")
+    assert (seen.own, seen.opponent, seen.offered, seen.next_stake, seen.mars) == (
+        2, 5, None, 4, False)  # S4 arithmetic; S6 no mars with dave
+
+
+def test_a_dead_cube_and_a_refusal_that_loses_the_match():
+    assert _situation(own=4).a_win_takes_the_match          # 1 >= 5 - 4
+    assert not _situation(own=3).a_win_takes_the_match
+    assert _situation(own=3, stake=2).a_win_takes_the_match  # 2 >= 5 - 3
+    assert _situation(opponent=4).refusal_loses_the_match
+    assert not _situation(opponent=3).refusal_loses_the_match
+    assert _situation(opponent=3, stake=2, offered=4).refusal_loses_the_match
+
+
+def test_match_stake_decision_puts_the_score_first():
+    """Far ahead it offers unless a win already takes the match; hopeless it refuses
+    unless refusing loses the match; otherwise it is stake_decision's answer."""
+    ahead = _race(1, 6)  # White far ahead, to roll
+    rs_args = ("long_nardy", "heuristic", ahead)
+    assert computer.match_stake_decision(*rs_args, 0, _situation(), question="offer")
+    assert not computer.match_stake_decision(*rs_args, 0, _situation(own=4),
+                                             question="offer")
+    assert not computer.match_stake_decision(*rs_args, 1, _situation(), question="accept")
+    assert computer.match_stake_decision(*rs_args, 1, _situation(opponent=4),
+                                         question="accept")
+    with pytest.raises(computer.UnknownLevelError):
+        computer.match_stake_decision("long_nardy", "grandmaster", ahead, 0,
+                                      _situation(own=4), question="offer")

@@ -275,7 +275,7 @@ def match_at(version: int, **state: Any) -> dict[str, Any]:
     """A Long Nardy match of ``me`` (White) at ``version``, White to roll."""
     return {"id": 1, "rules": "long_nardy", "white": "me", "black": "them", "hotseat": False,
             "status": "active", "stakes": "cube", "progression": "geometric",
-            "version": version,
+            "length": 3, "score": {"white": 0, "black": 0}, "version": version,
             "state": {"phase": "roll", "turn": "white", "dice": None, "dice_left": [],
                       "roll_off": {"white": 3, "black": 1}, "stake": 1, "may_offer": "none",
                       "offer": None, "first_turn": {"white": False, "black": False},

@@ -19,6 +19,7 @@ from games.dice import planned
 from games.importing import match_import
 from games.models import Match, Rules, Turn
 from games.replay import replay_problems
+from nardy import AskedStep
 
 pytestmark = pytest.mark.django_db
 
@@ -64,10 +65,10 @@ def _play_randomly(user: Any, rules: str, seed: int) -> Match:
             die = None if step.dst == 0 and rng.random() < 0.5 else step.die
             try:
                 services.match_move(match_id=match.pk, user=user,
-                                    steps=[{"from": step.src, "to": step.dst, "die": die}])
+                                    steps=[AskedStep(step.src, step.dst, die)])
             except Exception:  # an ambiguous die: name it
                 services.match_move(match_id=match.pk, user=user,
-                                    steps=[{"from": step.src, "to": step.dst, "die": step.die}])
+                                    steps=[step])
     raise AssertionError("the match did not finish")
 
 

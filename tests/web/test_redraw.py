@@ -13,6 +13,7 @@ import pytest
 
 from games import services
 from games.dice import planned as planned_dice
+from nardy import Step
 from tests.web.conftest import elsewhere
 from tests.web.test_browser import api_get, settle
 from tests.web.test_offers import watched_match
@@ -61,7 +62,7 @@ def test_a_late_state_never_leaves_the_log_ahead_of_the_board(
     with planned_dice([3, 1]):
         elsewhere(services.match_roll, match_id=match_id, user=alice)
     elsewhere(services.match_move, match_id=match_id, user=alice,
-                        steps=[{"from": 24, "to": 21}, {"from": 21, "to": 20}])
+              steps=[Step(24, 21), Step(21, 20)])
     page.wait_for_selector("#log li.turn", timeout=10_000)
     match = settle(page, match_id)   # the board and the status catch up by themselves
     assert (match["state"]["phase"], match["state"]["turn"]) == ("roll", "black")
@@ -82,7 +83,7 @@ def test_an_older_state_never_replaces_a_newer_one(
     with planned_dice([3, 1]):
         elsewhere(services.match_roll, match_id=match_id, user=alice)
     elsewhere(services.match_move, match_id=match_id, user=alice,
-                        steps=[{"from": 24, "to": 21}, {"from": 21, "to": 20}])
+              steps=[Step(24, 21), Step(21, 20)])
     after = settle(page, match_id)
     served: list[str] = []
 

@@ -57,7 +57,7 @@ def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_na
             steps = []
             while not state.is_turn_over():
                 step = state.legal_steps()[0]
-                steps.append({"from": step.src, "to": step.dst, "die": step.die})
+                steps.append(step)
                 state = state.apply(step)
             services.match_move(match_id=match.pk, user=player, steps=steps)
     raise CommandError("the demo match did not finish")
