@@ -13,6 +13,7 @@ import pytest
 
 from games import selectors, services
 from games.models import Match
+from nardy import Step
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,7 +44,8 @@ def _finished_match(make_user: Callable[..., Any]) -> Match:
                 state = selectors.match_state(match, user)
                 assert state is not None
                 step = rng.choice(state["legal_steps"])
-                services.match_move(match_id=match.pk, user=user, steps=[step])
+                services.match_move(match_id=match.pk, user=user,
+                                   steps=[Step(step["from"], step["to"], step["die"])])
         services.match_resign(match_id=match.pk, user=users[game.turn])
     done = Match.objects.get(pk=match.pk)
     assert done.status == "finished" and done.games.count() == 2
