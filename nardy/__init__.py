@@ -4,15 +4,18 @@ The public API::
 
     from nardy import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
         TurnState, Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
-        to_perspective, RULESET)
+        to_perspective, RULESET, RULESETS, ruleset, descriptor, descriptors, register,
+        unregister, DEFAULT_RULES)
+
+A rule set's facts (title, results, head, bar, …) are its :class:`Descriptor`
+(:mod:`nardy.descriptor`); :mod:`nardy.registry` holds the playable rule sets.
 
 See ``docs/notation.md`` for step/play notation and the position and turn IDs.
 """
 
 from __future__ import annotations
 
-from typing import Final
-
+from .descriptor import Descriptor, ResultKind
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, NotationError
 from .hitting import (
     BACKGAMMON_RULES,
@@ -27,6 +30,16 @@ from .longnardy import LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, Play, Step, format_play, parse_play
 from .outcome import RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
+from .registry import (
+    DEFAULT_RULES,
+    RULESET,
+    RULESETS,
+    descriptor,
+    descriptors,
+    register,
+    ruleset,
+    unregister,
+)
 from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
     BLACK,
@@ -42,29 +55,11 @@ from .types import (
     to_perspective,
 )
 
-RULESET: Final[LongNardy] = LongNardy()
-"""Long Nardy, the rule set this project plays."""
-
-RULESETS: Final[dict[str, RuleSet]] = {
-    RULESET.name: RULESET,
-    SHORT_NARDY_RULES.name: SHORT_NARDY_RULES,
-    BACKGAMMON_RULES.name: BACKGAMMON_RULES,
-    NARD_RULES.name: NARD_RULES,
-}
-"""Every rule set by name; the server reaches the rules only through this."""
-
-
-def ruleset(name: str) -> RuleSet:
-    """The rule set called ``name``. Raises ``KeyError`` naming the known ones."""
-    try:
-        return RULESETS[name]
-    except KeyError:
-        raise KeyError(f"no rule set {name!r}; known: {', '.join(RULESETS)}") from None
-
 __all__ = [
     "BACKGAMMON_RULES",
     "BLACK",
     "CHECKERS",
+    "DEFAULT_RULES",
     "HEAD",
     "NARD_RULES",
     "PACKED_SIZE",
@@ -77,6 +72,7 @@ __all__ = [
     "WHITE",
     "BoardPlay",
     "BoardPosition",
+    "Descriptor",
     "EngineError",
     "HitPlay",
     "HitPosition",
@@ -91,11 +87,14 @@ __all__ = [
     "Outcome",
     "Play",
     "Position",
+    "ResultKind",
     "RuleSet",
     "Side",
     "Step",
     "Turn",
     "TurnState",
+    "descriptor",
+    "descriptors",
     "format_play",
     "legal_plays",
     "match_winner",
@@ -103,8 +102,10 @@ __all__ = [
     "other",
     "parse_play",
     "parse_side",
+    "register",
     "resign_outcome",
     "ruleset",
     "side_name",
     "to_perspective",
+    "unregister",
 ]

@@ -30,6 +30,7 @@ from functools import cached_property, partial
 from typing import ClassVar, Final
 
 from . import notation
+from .descriptor import LONG_NARDY
 from .errors import IllegalMoveError, InvalidPositionError, NotationError
 from .forced import Firsts, Search, Shared, search
 from .moves import Play, Step
@@ -581,13 +582,15 @@ class TurnState(TurnBase):
 
 
 class LongNardy:
-    """Long Nardy as a :class:`~nardy.ruleset.RuleSet`."""
+    """Long Nardy as a :class:`~nardy.ruleset.RuleSet`; its facts are its
+    :class:`~nardy.descriptor.Descriptor` (:data:`~nardy.descriptor.LONG_NARDY`)."""
 
-    name: Final = "long_nardy"
-    title: Final = "Long Nardy"
-    opening: Final = "roll_off"
-    later_games: Final = "loser_starts"
-    results: Final = ("single", "mars")
+    descriptor: Final = LONG_NARDY
+    name: Final = LONG_NARDY.name
+    title: Final = LONG_NARDY.title
+    opening: Final = LONG_NARDY.opening
+    later_games: Final = LONG_NARDY.later_games
+    results: Final = LONG_NARDY.result_names
 
     def initial(self) -> Position:
         return Position.initial()

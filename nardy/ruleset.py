@@ -15,11 +15,14 @@ by the one turn path in ``games.transitions``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from .moves import Step
 from .outcome import Outcome
 from .types import Side
+
+if TYPE_CHECKING:
+    from .descriptor import Descriptor
 
 PACKED_SIZE = 26
 """Bytes per position in :meth:`RuleSet.legal_positions_packed`."""
@@ -130,6 +133,13 @@ class Turn(Protocol):
 
 class RuleSet(Protocol):
     """What the server needs from a rule set: a start, turns, plays and results."""
+
+    @property
+    def descriptor(self) -> Descriptor:
+        """The rule set's facts (:mod:`nardy.descriptor`): every layer above the engine
+        reads these instead of asking which rule set it is. ``name``, ``title``,
+        ``results``, ``opening`` and ``later_games`` below are the descriptor's."""
+        ...
 
     @property
     def name(self) -> str:
