@@ -41,14 +41,13 @@ from games.models import (
     Match,
     MatchStatus,
     Progression,
-    Rules,
     Stakes,
     color_of,
     is_over,
     side_of,
 )
 from games.transitions import Change
-from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
+from nardy import BLACK, DEFAULT_RULES, RULESETS, SIDE_NAMES, WHITE, Side, Turn, other
 
 
 def _lock(match_id: int) -> Change:
@@ -161,7 +160,7 @@ def check_stakes(stakes: str, progression: str) -> None:
 
 
 def match_create(*, user: User, length: int, opponent: str | None = None,
-                 hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
+                 hotseat: bool = False, color: str = "random", rules: str = DEFAULT_RULES,
                  rematch_of: Match | None = None, stakes: str = Stakes.NONE,
                  progression: str = Progression.GEOMETRIC, computer: str | None = None,
                  turn_seconds: int | None = None) -> Match:
@@ -171,9 +170,9 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
 
     ``stakes`` and ``progression`` (S1-S7) are fixed here for the whole match.
     """
-    if rules not in RULESETS or rules not in Rules.values:
+    if rules not in RULESETS:
         raise InvalidRequest(f"No rule set {rules!r}.",
-                             details={"rules": [f"Must be one of {', '.join(Rules.values)}."]})
+                             details={"rules": [f"Must be one of {', '.join(RULESETS)}."]})
     check_stakes(stakes, progression)
     check_clock(turn_seconds, hotseat)
     if length not in MATCH_LENGTHS:

@@ -42,7 +42,7 @@ from games.serializers import (
 from games.transitions import step_json
 from live import polling
 from nard_site.api.idempotency import idempotent
-from nardy import SIDE_NAMES, parse_side
+from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -132,7 +132,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         match = services.match_create(user=_player(request), length=data["length"],
                                       opponent=data.get("opponent") or None,
                                       hotseat=data["hotseat"], color=data["color"],
-                                      rules=data.get("rules") or "long_nardy",
+                                      rules=data.get("rules") or DEFAULT_RULES,
                                       stakes=data.get("stakes") or "none",
                                       progression=data.get("progression") or "geometric",
                                       computer=data.get("computer"),
@@ -342,5 +342,5 @@ class LegalPlaysView(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(LegalPlaysInputSerializer, request.data)
         return Response(analysis.legal_plays(
-            rules=data.get("rules") or "long_nardy", board=data["board"],
+            rules=data.get("rules") or DEFAULT_RULES, board=data["board"],
             dice=tuple(data["dice"]), first_turn=data["first_turn"]))
