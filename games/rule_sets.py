@@ -13,13 +13,14 @@ import json
 from games import shapes
 from games.exceptions import NotFound
 from games.models import Progression, Stakes
-from nardy import RULESETS, Descriptor, descriptors
+from nardy import DEFAULT_RULES, RULESETS, Descriptor, descriptors
 
 
 def rule_set_json(d: Descriptor) -> shapes.RuleSet:
     """One descriptor as the API shows it."""
     return {
-        "name": d.name, "title": d.title, "summary": d.summary, "tag": d.tag,
+        "name": d.name, "title": d.title, "summary": d.summary,
+        "default": d.name == DEFAULT_RULES, "tag": d.tag,
         "results": [{"name": r.name, "worth": r.points, "title": r.title,
                      "explanation": r.explanation} for r in d.results],
         "head": d.head, "hits": d.hits, "bar": d.bar, "bears_off": d.bears_off,

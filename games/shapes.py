@@ -274,9 +274,11 @@ class RuleSet(TypedDict):
     """A rule set's facts (its ``nardy.descriptor.Descriptor``): what a client needs to
     draw and name its games without knowing which one it is."""
 
-    name: Annotated[RulesName, Doc("The stable name: `POST matches/`'s `rules`.")]
+    name: Annotated[str, Doc("The stable name: `POST matches/`'s `rules` (`RulesEnum`).")]
     title: Annotated[str, Doc("The human name, one spelling (English; translate at the edge).")]
     summary: Annotated[str, Doc("What the game is, in a sentence.")]
+    default: Annotated[bool, Doc("The rule set `POST matches/` plays when `rules` is not "
+                                 "given (exactly one has it).")]
     tag: Annotated[str, Doc("The letters its position and turn IDs start with "
                             "(docs/notation.md); empty for Long Nardy's `P1-…`.")]
     results: Annotated[list[RuleSetResult], Doc("From the least (`single`) up.")]
@@ -299,8 +301,10 @@ class RuleSet(TypedDict):
                                 choices=("roll_off", "roll_off_played"))]
     later_games: Annotated[str, Doc("Who starts the second and later games (R8, H5).",
                                     choices=("loser_starts", "roll_off"))]
-    stakes: Annotated[list[StakesName], Doc("The `stakes` a match of it may be created with.")]
-    progressions: Annotated[list[ProgressionName], Doc("The `progression`s it allows.")]
+    stakes: Annotated[list[str], Doc("The `stakes` a match of it may be created with "
+                                     "(`StakesEnum`).")]
+    progressions: Annotated[list[str], Doc("The `progression`s it allows "
+                                           "(`ProgressionEnum`).")]
 
 
 # --- match records (docs/notation.md, "Match record") ---------------------------------------
