@@ -27,7 +27,7 @@ const CLOCKS = [["", _("No clock")], ["30", _("30 s a turn")], ["60", _("1 min a
 // A game's result: a rule set's result name (single, mars, …; the catalogue has each), or
 // one of the two ends off the board.
 const END_NAMES = { refused: _("refused raise"), resigned: _("resigned") };
-const resultName = (name) => END_NAMES[name] || _(name);
+const resultWord = (name) => END_NAMES[name] || _(name);
 const COLOUR_NAMES = { random: _("Random"), white: _("White"), black: _("Black") };
 // "you: white", "(black)" inside a sentence: the colour as a word, not a title.
 const COLOUR_WORDS = { white: _("white"), black: _("black") };
@@ -190,7 +190,7 @@ async function createForm(onCreated) {
   const levelText = h("p", { class: "level-text opt-computer", id: "create-level-text" });
   const level = offer.computer ? field(_("Level"), levelSelect, { class: "opt-computer" }) : null;
   const rules = offer.rules ? field(_("Rules"), h("select", { name: "rules", id: "create-rules" },
-    options(offer.rules, Object.fromEntries(offer.rules.map((r) => [r, rulesTitle(r)]))))
+    options(offer.rules, Object.fromEntries(offer.rules.map((r) => [r, rulesTitle(r)])))))
     : null;
   const stakes = offer.stakes ? field(_("Stakes"), h("select", { name: "stakes",
                                                               id: "create-stakes" },
@@ -457,7 +457,7 @@ function openLobby() {
 // --- a match ------------------------------------------------------------------------
 
 function resultName(game) {
-  if (game.result) return resultName(game.result);
+  if (game.result) return resultWord(game.result);
   if (game.end_reason === "resigned") return game.mars ? _("mars, resigned") : _("resigned");
   return game.mars ? _("mars") : _("single");
 }
@@ -1039,7 +1039,7 @@ function openMatch(matchId) {
         toast(ngettext("Game %(n)s: %(side)s wins %(count)s point",
                        "Game %(n)s: %(side)s wins %(count)s points", d.points,
                        { n: d.game, side: side(d.winner) })
-          + (d.result ? ` — ${resultName(d.result)}`
+          + (d.result ? ` — ${resultWord(d.result)}`
             : d.mars ? ` — ${_("mars")}` : ""));
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && mySides().includes(otherSide(d.side)) && !(match && match.hotseat)) {
