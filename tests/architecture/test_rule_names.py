@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import re
 import subprocess
 import tokenize
@@ -64,7 +65,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
         for field in ("body", "orelse"):
             stmts = getattr(node, field, None)
             if isinstance(stmts, list):
-                for before, stmt in zip(stmts, stmts[1:], strict=False):
+                for before, stmt in itertools.pairwise(stmts):
                     if (isinstance(before, (ast.Assign, ast.AnnAssign))
                             and isinstance(stmt, ast.Expr)
                             and isinstance(stmt.value, ast.Constant)):

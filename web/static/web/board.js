@@ -179,7 +179,8 @@ export class Board {
 
   /**
    * data: { board, legalSteps, interactive, dice, diceLeft, headMayLeave, rules,
-   *         colours: {mine, theirs}, hits }
+   *         colours: {mine, theirs}, hits, hitting, head, bar }
+   * hitting, head and bar are the rule set's facts (GET rules/: hits, head, bar).
    */
   update(data) {
     const before = this.data;
