@@ -50,7 +50,7 @@ SCANNED = (".py", ".js", ".html")
 
 def _skipped(path: str) -> bool:
     parts = path.split("/")
-    return (parts[0] in ("tests", "nardy", "docs", "bench") or "migrations" in parts
+    return (parts[0] in ("tests", "nardy", "docs") or "migrations" in parts
             or not path.endswith(SCANNED))
 
 
