@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nardy import BoardPosition, Side, descriptor
+from nardy import BoardPosition, Side, descriptor_of
 
 from .board import POINTS, Boards, FloatArray, IntArray, Profile, boards, pips, profile
 
@@ -60,7 +60,7 @@ def scores(rules: str, b: Boards, w: Weights = WEIGHTS) -> FloatArray:
     """The heuristic score of each row of ``b`` (positions seen by the side that just
     moved; higher is better for it). What the rule set has (bearing off, a head rule,
     hitting) is its descriptor's."""
-    facts = descriptor(rules)
+    facts = descriptor_of(rules)
     prof = profile(rules)
     mine, theirs = b.mine, b.theirs
     if facts.bears_off:

@@ -29,7 +29,7 @@ from games.board_svg import board_svg
 from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, color_of, side_of
 from games.selectors import steps_text
 from nard_site.domain import DomainError
-from nardy import BLACK, RULESETS, WHITE, EngineError, descriptor, other
+from nardy import BLACK, RULESETS, WHITE, EngineError, descriptor_of, other
 
 MARS_MARK = "♛ mars"
 EMPTY = "–"  # one mark for an empty cell everywhere in the admin
@@ -472,7 +472,7 @@ def board_note(rules: str) -> str:
     descriptor's numbering (R2 ``rotated``: the opponent's point q is our q ± 12, so a
     head rule's head is White's 12; H1 ``mirrored``: our 25 − q) and whether it has a
     bar."""
-    d = descriptor(rules)
+    d = descriptor_of(rules)
     if d.numbering == "rotated":
         if d.head:
             return ("Drawn in White's numbering: White's head (24) at the top right, White's "

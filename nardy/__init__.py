@@ -4,7 +4,7 @@ The public API::
 
     from nardy import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
         TurnState, Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
-        to_perspective, RULESET, RULESETS, ruleset, descriptor, descriptors, register,
+        to_perspective, RULESET, RULESETS, ruleset, descriptor_of, descriptors, register,
         unregister, DEFAULT_RULES)
 
 A rule set's facts (title, results, head, bar, …) are its :class:`Descriptor`
@@ -34,7 +34,7 @@ from .registry import (
     DEFAULT_RULES,
     RULESET,
     RULESETS,
-    descriptor,
+    descriptor_of,
     descriptors,
     register,
     ruleset,
@@ -93,7 +93,7 @@ __all__ = [
     "Step",
     "Turn",
     "TurnState",
-    "descriptor",
+    "descriptor_of",
     "descriptors",
     "format_play",
     "legal_plays",

@@ -1,13 +1,13 @@
 """The rule sets the server can play, by name: the built-in four and any added at run time.
 
 Every layer reaches a rule set, and its facts (:class:`~nardy.descriptor.Descriptor`),
-through here: ``RULESETS[name]``, :func:`ruleset`, :func:`descriptor`,
+through here: ``RULESETS[name]``, :func:`ruleset`, :func:`descriptor_of`,
 :func:`descriptors`. :func:`register` adds a rule set (a test's toy game, a fifth game
 in a plug-in), :func:`unregister` takes it away again.
 
 >>> [d.name for d in descriptors()]
 ['long_nardy', 'short_nardy', 'backgammon', 'nard']
->>> descriptor("nard").cap, ruleset(DEFAULT_RULES).title
+>>> descriptor_of("nard").cap, ruleset(DEFAULT_RULES).title
 (6, 'Long Nardy')
 """
 
@@ -86,7 +86,7 @@ def ruleset(name: str) -> RuleSet:
         raise KeyError(f"no rule set {name!r}; known: {', '.join(RULESETS)}") from None
 
 
-def descriptor(name: str) -> Descriptor:
+def descriptor_of(name: str) -> Descriptor:
     """The facts of the rule set called ``name``. Raises ``KeyError`` like :func:`ruleset`."""
     return ruleset(name).descriptor
 
