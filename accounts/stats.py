@@ -35,7 +35,7 @@ class Stats(TypedDict):
     points_won: Annotated[int, Doc("Points of the games won, stakes included (S6).")]
     points_lost: Annotated[int, Doc("Points of the games lost, stakes included (S6).")]
     by_rules: Annotated[dict[str, RulesStats], Doc(
-        "Per rule set played (long_nardy, short_nardy, backgammon, nard): games won and "
+        "Per rule set played (by its name, `GET rules/`): games won and "
         "lost, and the results by name — a mars differs by rule set (H15).")]
 
 

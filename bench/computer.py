@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from computer.board import ruleset
 from computer.levels import LEVELS, levels_for, picker
-from nardy import BoardPlay, Side
+from nardy import DEFAULT_RULES, BoardPlay, Side
 
 
 def decisions(rules: str, count: int, seed: int) -> list[tuple[Sequence[BoardPlay], Side]]:
@@ -51,7 +51,7 @@ def _figures(values: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.computer", description=__doc__)
-    parser.add_argument("--rules", default="long_nardy")
+    parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="network,strong,expert",

@@ -48,8 +48,9 @@ def main() -> int:
     django.setup()
     from games import dice
     from games.models import Game, Match
+    from nardy import DEFAULT_RULES
 
-    match = Match(pk=4242, rules="long_nardy", length=1)
+    match = Match(pk=4242, rules=DEFAULT_RULES, length=1)
     game = Game(match=match, number=1, turns=0)
     dice.commit(game)
 

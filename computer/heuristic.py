@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nardy import BoardPosition, Side
+from nardy import BoardPosition, Side, descriptor_of
 
 from .board import POINTS, Boards, FloatArray, IntArray, Profile, boards, pips, profile
 
@@ -61,17 +61,19 @@ _THEIR_TO_MINE = {
 
 def scores(rules: str, b: Boards, w: Weights = WEIGHTS) -> FloatArray:
     """The heuristic score of each row of ``b`` (positions seen by the side that just
-    moved; higher is better for it)."""
+    moved; higher is better for it). What the rule set has (bearing off, a head rule,
+    hitting) is its descriptor's."""
+    facts = descriptor_of(rules)
     prof = profile(rules)
     mine, theirs = b.mine, b.theirs
-    if prof.bears_off:
+    if facts.bears_off:
         my_pips, their_pips = pips(b)
-    else:  # nard: the race is to bring all 15 home (H13)
+    else:  # no bearing off: the race is to bring all 15 home (H13)
         my_pips = mine @ _TO_HOME + 19 * b.bar[:, 0]
         their_pips = theirs @ _TO_HOME + 19 * b.bar[:, 1]
     score = (their_pips - my_pips).astype(np.float64)
     score += w.off * b.off[:, 0]
-    if prof.head:
+    if facts.head:
         score -= w.head * mine[:, POINTS - 1]
         stacked = mine[:, : POINTS - 1]
     else:
@@ -82,7 +84,7 @@ def scores(rules: str, b: Boards, w: Weights = WEIGHTS) -> FloatArray:
     score += w.block * relevant + w.block_near * near
     score += w.prime * np.maximum(longest - 1, 0) ** 2
 
-    if prof.hits:
+    if facts.hits:
         score -= w.blot * _blot_risk(b, w)
         score += w.hit * b.bar[:, 1]
     return score

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from nardy import DEFAULT_RULES
+
 from .board import boards, profile, ruleset
 from .levels import WEIGHTS_DIR, picker
 from .match import MAX_TURNS, first_dice, play_game
@@ -176,7 +178,7 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m computer.train",
                                      description="TD(λ) self-play training of the network.")
-    parser.add_argument("--rules", default="long_nardy")
+    parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--games", type=int, default=60_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hidden", type=int, default=80)

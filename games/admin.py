@@ -26,10 +26,10 @@ from django.utils.safestring import mark_safe
 from accounts.models import User
 from games import opponents, selectors, services
 from games.board_svg import board_svg
-from games.models import MATCH_LENGTHS, Event, Game, Match, Rules, Turn, color_of, side_of
+from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, color_of, side_of
 from games.selectors import steps_text
 from nard_site.domain import DomainError
-from nardy import BLACK, RULESETS, WHITE, EngineError, other
+from nardy import BLACK, RULESETS, WHITE, EngineError, descriptor_of, other
 from nardy.turnbase import dice_to_play
 
 MARS_MARK = "♛ mars"
@@ -126,10 +126,10 @@ class HadMarsFilter(admin.SimpleListFilter):
 
 
 def rules_title(rules: str) -> str:
-    """A rule set's one title, the engine's (``RuleSet.title``: "Short Nardy"), as the
-    lobby and the records write it."""
+    """A rule set's one title, its descriptor's ("Short Nardy"), as the lobby and the
+    records write it (the name itself for a rule set no longer registered)."""
     ruleset = RULESETS.get(rules)
-    return ruleset.title if ruleset is not None else rules
+    return ruleset.descriptor.title if ruleset is not None else rules
 
 
 class RulesFilter(admin.SimpleListFilter):
@@ -140,11 +140,11 @@ class RulesFilter(admin.SimpleListFilter):
     field = "rules"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [(name, rules_title(name)) for name in Rules.values]
+        return [(name, rules_title(name)) for name in RULESETS]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         value = self.value()
-        if value in Rules.values:
+        if value in RULESETS:
             return queryset.filter(**{self.field: value})
         return queryset
 
@@ -481,20 +481,26 @@ def _offer_row(offer: dict[str, Any]) -> dict[str, Any]:
             "pass_text": "", "position_after": "", "in_progress": False}
 
 
-HEAD_RULES = frozenset({"long_nardy"})
-"""The rule sets with heads (R2: the opponent's head is our 12); the others are hitting
-games, numbered as backgammon is (H1: the opponent's point q is our 25 − q)."""
-
-
 def board_note(rules: str) -> str:
-    """How the admin's board is numbered, in the words of the match's rule set."""
-    if rules in HEAD_RULES:
-        return ("Drawn in White's numbering: White's head (24) at the top right, White's "
-                "home (1–6) at the bottom right; Black's head is White's 12.")
-    return ("Drawn in White's numbering: White's 24 at the top right, White's home (1–6) "
-            "at the bottom right; Black's point q is White's 25 − q, so Black's home is "
-            "White's 19–24 (top right). Checkers on the bar stand on the middle strip: "
-            "White's in the top half, Black's in the bottom half.")
+    """How the admin's board is numbered, in the words of the match's rule set: its
+    descriptor's numbering (R2 ``rotated``: the opponent's point q is our q ± 12, so a
+    head rule's head is White's 12; H1 ``mirrored``: our 25 − q) and whether it has a
+    bar."""
+    d = descriptor_of(rules)
+    if d.numbering == "rotated":
+        if d.head:
+            return ("Drawn in White's numbering: White's head (24) at the top right, White's "
+                    "home (1–6) at the bottom right; Black's head is White's 12.")
+        note = ("Drawn in White's numbering: White's 24 at the top right, White's home (1–6) "
+                "at the bottom right; Black's point q is White's q ± 12.")
+    else:
+        note = ("Drawn in White's numbering: White's 24 at the top right, White's home (1–6) "
+                "at the bottom right; Black's point q is White's 25 − q, so Black's home is "
+                "White's 19–24 (top right).")
+    if d.bar:
+        note += (" Checkers on the bar stand on the middle strip: White's in the top half, "
+                 "Black's in the bottom half.")
+    return note
 
 
 def history_context(game: Game, shown: str | None) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from games.models import (
     Match,
     MatchStatus,
     Progression,
-    Rules,
     Stakes,
     color_of,
     side_of,
@@ -31,7 +30,7 @@ from games.models import (
 from games.permissions import require_active_players
 from games.transitions import Change
 from nard_site.domain import DomainError
-from nardy import WHITE, AskedStep, Side, side_name
+from nardy import DEFAULT_RULES, RULESETS, WHITE, AskedStep, Side, side_name
 from nardy.record import (
     MATCH_RESULT,
     GameRecord,
@@ -78,10 +77,10 @@ def _header_length(record: MatchRecord) -> int:
 def _header_rules(record: MatchRecord) -> str:
     found = record.header("rules")
     if found is None:
-        return Rules.LONG_NARDY
+        return DEFAULT_RULES
     line, text = found
-    if text not in Rules.values:
-        raise RecordError(line, f"no rule set {text!r} (known: {', '.join(Rules.values)})")
+    if text not in RULESETS:
+        raise RecordError(line, f"no rule set {text!r} (known: {', '.join(RULESETS)})")
     return text
 
 

@@ -14,16 +14,19 @@ from django.db.models import Q
 
 from nardy import (
     BLACK,
+    DEFAULT_RULES,
     RULESETS,
     SIDE_NAMES,
     WHITE,
     BoardPosition,
     RuleSet,
     Side,
+    descriptors,
     side_name,
 )
 from nardy import Turn as TurnState
 from nardy import stakes as stake_rules
+from nardy.descriptor import SINGLE
 from nardy.stakes import MAX_STAKE, START_STAKE, next_stake
 
 
@@ -64,13 +67,16 @@ def is_over(status: str) -> bool:
     return STATUS_ORDER.index(status) >= STATUS_ORDER.index(MatchStatus.FINISHED)
 
 
-class Rules(models.TextChoices):
-    """The rule sets a match can be played by (``nardy.RULESETS``)."""
+def rules_choices() -> list[tuple[str, str]]:
+    """The rule sets a match can be played by: every registered one (``nardy.RULESETS``,
+    a rule set added at run time too), named by its descriptor's title. A callable, so
+    the model's choices are read when asked, not frozen at import (no migration either)."""
+    return [(d.name, d.title) for d in descriptors()]
 
-    LONG_NARDY = "long_nardy", "Long Nardy"
-    SHORT_NARDY = "short_nardy", "Short nardy"
-    BACKGAMMON = "backgammon", "Backgammon"
-    NARD = "nard", "Nard"
+
+def rules_names() -> list[str]:
+    """The names of :func:`rules_choices`, in the same order."""
+    return list(RULESETS)
 
 
 MATCH_LENGTHS = (1, 3, 5, 7)
@@ -108,7 +114,7 @@ class Match(models.Model):
                                 help_text="The invited opponent of an invitation.")
     hotseat = models.BooleanField(default=False,
                                   help_text="One account plays both sides at a shared screen.")
-    rules = models.CharField(max_length=16, choices=Rules.choices, default=Rules.LONG_NARDY,
+    rules = models.CharField(max_length=16, choices=rules_choices, default=DEFAULT_RULES,
                              db_index=True, help_text="The rule set (nardy.RULESETS).")
     length = models.PositiveSmallIntegerField()
     stakes = models.CharField(max_length=4, choices=Stakes.choices, default=Stakes.NONE,
@@ -152,7 +158,6 @@ class Match(models.Model):
                                    name="match_length_1_3_5_7"),
             models.CheckConstraint(
                 condition=Q(status__in=[s.value for s in MatchStatus]), name="match_status_valid"),
-            models.CheckConstraint(condition=Q(rules__in=Rules.values), name="match_rules_known"),
             models.CheckConstraint(
                 condition=Q(turn_seconds__isnull=True)
                 | Q(turn_seconds__gte=MIN_TURN_SECONDS, turn_seconds__lte=MAX_TURN_SECONDS),
@@ -222,15 +227,32 @@ RESIGNATIONS = (EndReason.RESIGNED, EndReason.CLAIMED, EndReason.ABANDONED)
 
 
 class Result(models.TextChoices):
-    """A finished game's result name (H15; ``resigned`` for R30/H16)."""
+    """A finished game's result name when it did not end on the board: ``resigned``
+    (R30/H16) or ``refused`` (S4). The results of a game won on the board are the rule
+    sets' (:func:`board_results`)."""
 
-    SINGLE = "single", "Single"
-    MARS = "mars", "Mars"
-    KOKS = "koks", "Koks"
-    GAMMON = "gammon", "Gammon"
-    BACKGAMMON = "backgammon", "Backgammon"
     RESIGNED = "resigned", "Resigned"
     REFUSED = "refused", "Refused an offer"
+
+
+def board_results() -> list[tuple[str, str]]:
+    """Every result a game won on the board may have in a registered rule set (H15),
+    each name once with its title, in the rule sets' order: ``single``, ``mars``,
+    ``koks``, ``gammon``, ``backgammon`` for the built-in ones."""
+    seen: dict[str, str] = {}
+    for d in descriptors():
+        for kind in d.results:
+            seen.setdefault(kind.name, kind.title)
+    return list(seen.items())
+
+
+def result_choices() -> list[tuple[str, str]]:
+    """A game's ``result`` column: :func:`board_results` and :class:`Result`'s."""
+    return [*board_results(), *Result.choices]
+
+
+def result_names() -> list[str]:
+    return [name for name, _ in result_choices()]
 
 
 class Game(models.Model):
@@ -290,7 +312,7 @@ class Game(models.Model):
     mars = models.BooleanField(default=False,
                                help_text="Won with more than a single game (mars, koks, gammon, "
                                          "backgammon; for a resignation, what it conceded).")
-    result = models.CharField(max_length=10, choices=Result.choices, blank=True)
+    result = models.CharField(max_length=10, choices=result_choices, blank=True)
     end_reason = models.CharField(max_length=9, choices=EndReason.choices, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -369,7 +391,7 @@ class Game(models.Model):
         if self.result == Result.REFUSED or (
                 self.result == Result.RESIGNED
                 and not stake_rules.mars_counts(self.match.stakes)):
-            return Result.SINGLE.value
+            return SINGLE.name
         if self.result != Result.RESIGNED:
             return str(self.result)
         loser = 1 - side_of(self.winner)

@@ -17,8 +17,8 @@ from games.models import (
     MIN_TURN_SECONDS,
     MatchStatus,
     Progression,
-    Rules,
     Stakes,
+    rules_names,
 )
 from games.services import CREATE_DEFAULTS
 from nard_site.api.shapes import schema_serializer
@@ -29,6 +29,20 @@ _POINT_KEY = re.compile(r"[0-9]{1,2}")
 
 
 # --- shared shapes ----------------------------------------------------------------------
+
+
+class RulesField(serializers.ChoiceField):
+    """A rule set's name: one of the rule sets registered *now* (``nardy.RULESETS``, read
+    on every use, so a rule set added at run time is accepted without a restart)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", "The rule set (`GET rules/` describes each).")
+        super().__init__(choices=rules_names(), required=False, default=CREATE_DEFAULTS.rules,
+                         **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        self.choices = rules_names()
+        return super().to_internal_value(data)
 
 
 class StepSerializer(serializers.Serializer):
@@ -138,9 +152,7 @@ class SeedInputSerializer(VersionInputSerializer):
 
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
-    rules = serializers.ChoiceField(choices=Rules.values, required=False,
-                                    default=CREATE_DEFAULTS.rules,
-                                    help_text="The rule set (RULES.md, RULES-FAMILY.md).")
+    rules = RulesField(help_text="The rule set (`GET rules/` describes each).")
     opponent = serializers.CharField(required=False, allow_null=True, allow_blank=True,
                                      max_length=150, help_text="Invite this username.")
     hotseat = serializers.BooleanField(required=False, default=CREATE_DEFAULTS.hotseat,
@@ -223,8 +235,7 @@ class EventsQuerySerializer(serializers.Serializer):
 
 
 class LegalPlaysInputSerializer(serializers.Serializer):
-    rules = serializers.ChoiceField(choices=Rules.values, required=False,
-                                    default=Rules.LONG_NARDY)
+    rules = RulesField()
     board = BoardSerializer()
     dice = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=6),
                                  min_length=2, max_length=2)

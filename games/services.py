@@ -46,14 +46,24 @@ from games.models import (
     Match,
     MatchStatus,
     Progression,
-    Rules,
     Stakes,
     color_of,
     is_over,
     side_of,
 )
 from games.transitions import Change
-from nardy import BLACK, RULESETS, SIDE_NAMES, WHITE, AskedStep, Side, Step, Turn, other
+from nardy import (
+    BLACK,
+    DEFAULT_RULES,
+    RULESETS,
+    SIDE_NAMES,
+    WHITE,
+    AskedStep,
+    Side,
+    Step,
+    Turn,
+    other,
+)
 from nardy.stakes import progression_allowed
 
 
@@ -158,7 +168,7 @@ class MatchOptions:
     says what an option left out means. :func:`match_create`'s signature and the API's
     create input (its defaults, shown in the schema) both read :data:`CREATE_DEFAULTS`."""
 
-    rules: str = Rules.LONG_NARDY
+    rules: str = DEFAULT_RULES
     hotseat: bool = False
     color: str = "random"
     """The creator's colour: ``white``, ``black`` or ``random``."""
@@ -198,9 +208,9 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
 
     ``stakes`` and ``progression`` (S1-S7) are fixed here for the whole match.
     """
-    if rules not in RULESETS or rules not in Rules.values:
+    if rules not in RULESETS:
         raise InvalidRequest(f"No rule set {rules!r}.",
-                             details={"rules": [f"Must be one of {', '.join(Rules.values)}."]})
+                             details={"rules": [f"Must be one of {', '.join(RULESETS)}."]})
     check_stakes(stakes, progression)
     check_clock(turn_seconds, hotseat)
     if length not in MATCH_LENGTHS:

@@ -13,7 +13,16 @@ No ``from __future__ import annotations`` here: these annotations are read at ru
 from datetime import datetime
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
-from games.models import EndReason, GamePhase, MatchStatus, Progression, Result, Rules, Stakes
+from games.models import (
+    EndReason,
+    GamePhase,
+    MatchStatus,
+    Progression,
+    Stakes,
+    board_results,
+    result_names,
+    rules_names,
+)
 from nard_site.api.shapes import Doc
 from nardy import SIDE_NAMES
 from nardy.record import FORMAT as RECORD_FORMAT
@@ -22,18 +31,19 @@ from nardy.record import FORMAT as RECORD_FORMAT
 
 Colour = Annotated[str, Doc(choices=SIDE_NAMES)]
 """A side's name: ``SIDE_NAMES`` (the schema's ``ColorEnum``)."""
-RulesName = Annotated[str, Doc(choices=Rules.values)]
+RulesName = Annotated[str, Doc(choices=rules_names())]
+"""A rule set's name (``GET rules/`` describes each); the schema lists the built-in ones."""
 StakesName = Annotated[str, Doc(choices=Stakes.values)]
 ProgressionName = Annotated[str, Doc(choices=Progression.values)]
 StatusName = Annotated[str, Doc(choices=MatchStatus.values)]
 PhaseName = Annotated[str, Doc(choices=GamePhase.values)]
-ResultName = Annotated[str, Doc(choices=Result.values)]
+ResultName = Annotated[str, Doc(choices=result_names())]
 EndReasonName = Annotated[str, Doc(choices=EndReason.values)]
 Checkers = Annotated[int, Doc(min_value=0, max_value=15)]
 
 MAY_OFFER = ("both", *SIDE_NAMES, "none")
 """Who holds the right to offer (S2): both sides, one side, or nobody."""
-CONCEDED = tuple(r for r in Result.values if r not in (Result.RESIGNED, Result.REFUSED))
+CONCEDED = tuple(name for name, _ in board_results())
 """What a win was worth on the board: a result name of H15 (no resignation, no refusal)."""
 
 # --- the board and steps --------------------------------------------------------------------
@@ -292,6 +302,55 @@ class Level(TypedDict):
 class RulesLevels(TypedDict):
     rules: RulesName
     levels: Annotated[list[Level], Doc("Weakest first.")]
+
+
+# --- rule sets (GET rules/: nardy.descriptor) ----------------------------------------------
+
+
+class RuleSetResult(TypedDict):
+    """One result a game won on the board may have in this rule set (R29, H15)."""
+
+    name: Annotated[str, Doc("Its stable name, as in a game's `result`.")]
+    worth: Annotated[int, Doc("Its points before any stake: 1, 2 or 3.")]
+    title: Annotated[str, Doc("A human name (English; translate at the edge).")]
+    explanation: Annotated[str, Doc("When a game ends with it, in a sentence.")]
+
+
+class RuleSet(TypedDict):
+    """A rule set's facts (its ``nardy.descriptor.Descriptor``): what a client needs to
+    draw and name its games without knowing which one it is."""
+
+    name: Annotated[str, Doc("The stable name: `POST matches/`'s `rules` (`RulesEnum`).")]
+    title: Annotated[str, Doc("The human name, one spelling (English; translate at the edge).")]
+    summary: Annotated[str, Doc("What the game is, in a sentence.")]
+    default: Annotated[bool, Doc("The rule set `POST matches/` plays when `rules` is not "
+                                 "given (exactly one has it).")]
+    tag: Annotated[str, Doc("The letters its position and turn IDs start with "
+                            "(docs/notation.md); empty for Long Nardy's `P1-…`.")]
+    results: Annotated[list[RuleSetResult], Doc("From the least (`single`) up.")]
+    head: Annotated[bool, Doc("A head rule (R11): one checker a turn leaves own point 24; "
+                              "the match answers' `head_may_leave` counts it.")]
+    hits: Annotated[bool, Doc("A lone checker can be hit (H7); steps carry `hit`.")]
+    bar: Annotated[bool, Doc("Checkers stand on a bar and enter from it (H8); when false "
+                             "the board's `bar` is always zeros.")]
+    bears_off: Annotated[bool, Doc("A game ends by bearing off 15 checkers; when false it "
+                                   "ends when all 15 are home (H13).")]
+    cap: Annotated[int, Doc("The most own checkers one point may hold (0: no limit).")]
+    numbering: Annotated[str, Doc("How the opponent's point q maps to one's own: `rotated` "
+                                  "(q ± 12, R2) or `mirrored` (25 − q, H1).",
+                                  choices=("rotated", "mirrored"))]
+    start: Annotated[dict[str, int], Doc("The starting layout, own point → checkers, the "
+                                         "same for both sides in their own numbering.")]
+    home: Annotated[list[int], Doc("The own points of the home.")]
+    opening: Annotated[str, Doc("How a game that needs a starter begins (H4): `roll_off` "
+                                "(the dice are not played) or `roll_off_played`.",
+                                choices=("roll_off", "roll_off_played"))]
+    later_games: Annotated[str, Doc("Who starts the second and later games (R8, H5).",
+                                    choices=("loser_starts", "roll_off"))]
+    stakes: Annotated[list[str], Doc("The `stakes` a match of it may be created with "
+                                     "(`StakesEnum`).")]
+    progressions: Annotated[list[str], Doc("The `progression`s it allows "
+                                           "(`ProgressionEnum`).")]
 
 
 # --- match records (docs/notation.md, "Match record") ---------------------------------------

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from games import computer_views, views
+from games import computer_views, rules_views, views
 
 router = SimpleRouter()
 router.register("matches", views.MatchViewSet, basename="match")
@@ -12,5 +12,7 @@ urlpatterns = [
     path("accounts/users/<str:username>/dice/", views.PlayerDiceView.as_view(),
          name="user-dice"),
     path("computer/", computer_views.ComputerLevelsView.as_view(), name="computer-levels"),
+    path("rules/", rules_views.RuleSetsView.as_view(), name="rule-sets"),
+    path("rules/<str:name>/", rules_views.RuleSetView.as_view(), name="rule-set"),
     *router.urls,
 ]

@@ -44,7 +44,7 @@ from games.serializers import (
 )
 from games.transitions import step_json
 from nard_site.api.idempotency import idempotent
-from nardy import SIDE_NAMES, parse_side
+from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -345,7 +345,7 @@ class LegalPlaysView(APIView):
     def post(self, request: Request) -> Response:
         data = _valid(LegalPlaysInputSerializer, request.data)
         return Response(analysis.legal_plays(
-            rules=data.get("rules") or "long_nardy", board=data["board"],
+            rules=data.get("rules") or DEFAULT_RULES, board=data["board"],
             dice=tuple(data["dice"]), first_turn=data["first_turn"]))
 
 

@@ -4,16 +4,19 @@ The public API::
 
     from nardy import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
         TurnState, Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
-        to_perspective, RULESET)
+        to_perspective, RULESET, RULESETS, ruleset, descriptor_of, descriptors, register,
+        unregister, DEFAULT_RULES)
+
+A rule set's facts (title, results, head, bar, …) are its :class:`Descriptor`
+(:mod:`nardy.descriptor`); :mod:`nardy.registry` holds the playable rule sets.
 
 See ``docs/notation.md`` for step/play notation and the position and turn IDs.
 """
 
 from __future__ import annotations
 
-from typing import Final
-
 from .codec import ApiBoard, BoardCodec, SignedCounts
+from .descriptor import Descriptor, ResultKind
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, NotationError
 from .hitting import (
     BACKGAMMON_RULES,
@@ -28,6 +31,16 @@ from .longnardy import LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, AskedStep, Play, Step, format_play, parse_play
 from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
+from .registry import (
+    DEFAULT_RULES,
+    RULESET,
+    RULESETS,
+    descriptor_of,
+    descriptors,
+    register,
+    ruleset,
+    unregister,
+)
 from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
 from .types import (
     BLACK,
@@ -43,29 +56,11 @@ from .types import (
     to_perspective,
 )
 
-RULESET: Final[LongNardy] = LongNardy()
-"""Long Nardy, the rule set this project plays."""
-
-RULESETS: Final[dict[str, RuleSet]] = {
-    RULESET.name: RULESET,
-    SHORT_NARDY_RULES.name: SHORT_NARDY_RULES,
-    BACKGAMMON_RULES.name: BACKGAMMON_RULES,
-    NARD_RULES.name: NARD_RULES,
-}
-"""Every rule set by name; the server reaches the rules only through this."""
-
-
-def ruleset(name: str) -> RuleSet:
-    """The rule set called ``name``. Raises ``KeyError`` naming the known ones."""
-    try:
-        return RULESETS[name]
-    except KeyError:
-        raise KeyError(f"no rule set {name!r}; known: {', '.join(RULESETS)}") from None
-
 __all__ = [
     "BACKGAMMON_RULES",
     "BLACK",
     "CHECKERS",
+    "DEFAULT_RULES",
     "HEAD",
     "MAX_TURNS_PER_GAME",
     "NARD_RULES",
@@ -82,6 +77,7 @@ __all__ = [
     "BoardCodec",
     "BoardPlay",
     "BoardPosition",
+    "Descriptor",
     "EngineError",
     "HitPlay",
     "HitPosition",
@@ -96,12 +92,15 @@ __all__ = [
     "Outcome",
     "Play",
     "Position",
+    "ResultKind",
     "RuleSet",
     "Side",
     "SignedCounts",
     "Step",
     "Turn",
     "TurnState",
+    "descriptor_of",
+    "descriptors",
     "format_play",
     "legal_plays",
     "match_winner",
@@ -109,8 +108,10 @@ __all__ = [
     "other",
     "parse_play",
     "parse_side",
+    "register",
     "resign_outcome",
     "ruleset",
     "side_name",
     "to_perspective",
+    "unregister",
 ]

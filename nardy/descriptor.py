@@ -19,9 +19,10 @@ engine spells a rule set's name or branches on it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
-from .ruleset import LaterGames, Opening
+if TYPE_CHECKING:  # the protocol module imports outcome, which reads the descriptors
+    from .ruleset import LaterGames, Opening
 
 Numbering = Literal["rotated", "mirrored"]
 """How the opponent's point numbers map to one's own: ``rotated`` — the opponent's

@@ -31,7 +31,7 @@ from typing import ClassVar, Final
 
 from . import notation
 from .codec import BoardCodec, SignedCounts
-from .descriptor import LONG_NARDY, Descriptor
+from .descriptor import LONG_NARDY
 from .errors import IllegalMoveError, InvalidPositionError, NotationError
 from .forced import Firsts, Search, Shared, search
 from .moves import Play, Step
@@ -583,14 +583,15 @@ class TurnState(TurnBase):
 
 
 class LongNardy:
-    """Long Nardy as a :class:`~nardy.ruleset.RuleSet`."""
+    """Long Nardy as a :class:`~nardy.ruleset.RuleSet`; its facts are its
+    :class:`~nardy.descriptor.Descriptor` (:data:`~nardy.descriptor.LONG_NARDY`)."""
 
-    name: Final = "long_nardy"
-    title: Final = "Long Nardy"
-    opening: Final = "roll_off"
-    later_games: Final = "loser_starts"
-    results: Final = ("single", "mars")
-    descriptor: Final[Descriptor] = LONG_NARDY
+    descriptor: Final = LONG_NARDY
+    name: Final = LONG_NARDY.name
+    title: Final = LONG_NARDY.title
+    opening: Final = LONG_NARDY.opening
+    later_games: Final = LONG_NARDY.later_games
+    results: Final = LONG_NARDY.result_names
 
     def __init__(self) -> None:
         self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective, bar=False)

@@ -13,16 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from .descriptor import DESCRIPTORS
 from .types import BLACK, WHITE, Side, check_side
 
 RESULT_POINTS: Final[dict[str, int]] = {
-    "single": 1,
-    "mars": 2,
-    "gammon": 2,
-    "koks": 3,
-    "backgammon": 3,
-}
-"""Every result name a game won on the board can have, with its points (R29, H15)."""
+    r.name: r.points for d in DESCRIPTORS.values() for r in d.results}
+"""Every result name a game won on the board can have, with its points (R29, H15): the
+registered rule sets' descriptors' (``nardy.register`` adds a new rule set's)."""
 
 MAX_TURNS_PER_GAME: Final = 2_000
 """A cap on the turns of one game, for every program that plays games: the server

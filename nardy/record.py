@@ -44,21 +44,27 @@ from typing import Any, Final
 from .errors import EngineError, NotationError
 from .moves import PASS_TEXT, Step
 from .outcome import RESULT_POINTS
+from .registry import DEFAULT_RULES, RULESETS
 from .types import Side, other, parse_side, side_name
 
-_TITLE_NAMES: Final = {"long_nardy": "Long Nardy", "short_nardy": "Short nardy",
-                       "backgammon": "Backgammon", "nard": "Nard"}
 FORMAT: Final = "nardy-match/1"
 """The ``format`` of the JSON form."""
 MAX_LINE: Final = 400
 """No line of a record is longer (a turn of four bear-offs and a pass is about 70)."""
-_TITLES: Final = frozenset({f"{name} match record".lower() for name in _TITLE_NAMES.values()}
-                           | {"match record"})
 
 
 def title(rules: str) -> str:
-    """The first line of a record of ``rules``: ``"Long Nardy match record"``."""
-    return f"{_TITLE_NAMES.get(rules, rules)} match record"
+    """The first line of a record of ``rules``: ``"Long Nardy match record"`` (the
+    descriptor's title; the name itself for a rule set not registered)."""
+    known = RULESETS.get(rules)
+    return f"{known.descriptor.title if known is not None else rules} match record"
+
+
+def _is_title(line: str) -> bool:
+    """``line`` is a record's title: a registered rule set's (any case; the titles
+    written before "Short Nardy" had one spelling read the same) or the bare one."""
+    return line.lower() in {"match record"} | {
+        f"{rs.descriptor.title} match record".lower() for rs in RULESETS.values()}
 
 
 
@@ -152,7 +158,7 @@ _PASS = re.compile(r"(.*?)\s*\(\s*pass\s*:\s*([^()]*?)\s*\)", re.IGNORECASE)
 _ROLL_PAIR = re.compile(r"white\s+(\d)\s*,\s*black\s+(\d)", re.IGNORECASE)
 _GAME_RESULT = re.compile(
     r"(?:(white|black)\s+(resigns|refuses)\s*,\s*)?(white|black)\s+wins\s+(\d+)\s+points?"
-    r"(?:\s*\(\s*(mars|koks|gammon|backgammon)?\s*,?\s*(?:stake\s+(\d+))?\s*\))?"
+    r"(?:\s*\(\s*(?:(?!stake\b)([a-z_]+))?\s*,?\s*(?:stake\s+(\d+))?\s*\))?"
     r"(\s*,\s*borne\s+off)?(?:\s*;\s*score\s+(\d+)\s*-\s*(\d+))?",
     re.IGNORECASE)
 _OFFER = re.compile(r"(white|black)\s+offers\s+(\d+)", re.IGNORECASE)
@@ -216,6 +222,9 @@ def _parse_game_result(text: str, line: int) -> GameResultLine:
     if refused and name != "single":
         raise RecordError(line, "a refused offer scores the stake, times 1 (S4)",
                           reason="notation")
+    if name not in RESULT_POINTS:
+        raise RecordError(line, f"no result {name!r} (known: {', '.join(RESULT_POINTS)})",
+                          reason="notation")
     if not 1 <= stake <= 64 or RESULT_POINTS[name] * stake != int(points):
         raise RecordError(line, "a win is the stake (1 to 64) times 1 point, 2 with '(mars)' "
                                 "or '(gammon)', 3 with '(koks)' or '(backgammon)' (R29, H15, "
@@ -251,7 +260,7 @@ def parse_record(text: str) -> MatchRecord:
         record.last_line = number
         if game is not None:
             game.last_line = number
-        if line.lower() in _TITLES:
+        if _is_title(line):
             if record.headers or record.games:
                 raise RecordError(number, "the title belongs on the first line")
             continue
@@ -387,10 +396,10 @@ def _game_result_text(result: Mapping[str, Any]) -> str:
 
 def format_record(data: Mapping[str, Any]) -> str:
     """The text form of a record from its JSON form (``games.selectors.match_record``)."""
-    rules = data.get("rules") or "long_nardy"
+    rules = data.get("rules") or DEFAULT_RULES
     lines = [title(rules), f"White: {data['white'] or '?'}", f"Black: {data['black'] or '?'}",
              f"Length: {data['length']}"]
-    if rules != "long_nardy":
+    if rules != DEFAULT_RULES:
         lines.append(f"Rules: {rules}")
     stakes = data.get("stakes") or "none"
     if stakes != "none":

@@ -152,6 +152,13 @@ class RuleSet(Protocol):
     """What the server needs from a rule set: a start, turns, plays and results."""
 
     @property
+    def descriptor(self) -> Descriptor:
+        """The rule set's facts (:mod:`nardy.descriptor`): every layer above the engine
+        reads these instead of asking which rule set it is. ``name``, ``title``,
+        ``results``, ``opening`` and ``later_games`` below are the descriptor's."""
+        ...
+
+    @property
     def name(self) -> str:
         """A stable identifier, e.g. ``"long_nardy"``."""
         ...
@@ -159,11 +166,6 @@ class RuleSet(Protocol):
     @property
     def title(self) -> str:
         """A human name, e.g. ``"Long Nardy"``."""
-        ...
-
-    @property
-    def descriptor(self) -> Descriptor:
-        """The rule set's facts (:mod:`nardy.descriptor`)."""
         ...
 
     @property

@@ -72,7 +72,11 @@ class HitPosition:
     @classmethod
     def initial(cls, rules: str) -> HitPosition:
         """The start of every game of ``rules`` (H3)."""
-        return _INITIAL[variant_of(rules).name]
+        variant = variant_of(rules)
+        cached = _INITIAL.get(variant.name)
+        if cached is None or cached[0] is not variant:
+            cached = _INITIAL[variant.name] = (variant, _initial(variant))
+        return cached[1]
 
     @classmethod
     def from_perspective(cls, rules: str, side: Side, counts: Mapping[int, int],
@@ -139,7 +143,7 @@ class HitPosition:
 
     def finished(self, side: Side) -> bool:
         """``side`` has won on the board: all 15 off (H14), ``nard``: all 15 home (H13)."""
-        if self.rules != "nard":
+        if self.variant.bear_off:
             return self.off[side] == CHECKERS
         if self.bar[side]:
             return False
@@ -148,7 +152,7 @@ class HitPosition:
 
     def outcome(self) -> Outcome | None:
         """The result when a side has won on the board (H14, H15), else ``None``."""
-        if self.rules != "nard":
+        if self.variant.bear_off:
             white, black = self.off
             if white != CHECKERS and black != CHECKERS:
                 return None
@@ -198,7 +202,8 @@ class HitPosition:
         variant = BY_TAG.get(text[:2])
         if variant is None or text[2:4] != "P-":
             raise NotationError(
-                f"a hitting game's position ID starts with SNP-, BGP- or NRP-: {text[:8]!r}")
+                f"a hitting game's position ID starts with "
+                f"{', '.join(tag + 'P-' for tag in BY_TAG)}: {text[:8]!r}")
         payload = text[4:]
         if not _B64URL.fullmatch(payload):
             raise NotationError("position ID: expected 14 base64url characters after the prefix")
@@ -347,4 +352,5 @@ def _initial(variant: Variant) -> HitPosition:
     return HitPosition(variant.name, tuple(points))
 
 
-_INITIAL: Final = {name: _initial(v) for name, v in VARIANTS.items()}
+_INITIAL: Final[dict[str, tuple[Variant, HitPosition]]] = {}
+"""Each variant's start, built on first use (a variant added at run time too)."""

@@ -23,7 +23,7 @@ from typing import ClassVar, Final
 
 from .. import notation
 from ..codec import BoardCodec, SignedCounts
-from ..descriptor import DESCRIPTORS, Descriptor
+from ..descriptor import Descriptor
 from ..errors import IllegalMoveError, NotationError
 from ..forced import Shared
 from ..moves import Step, format_play
@@ -43,7 +43,7 @@ from .generate import (
     search,
 )
 from .position import HitPosition
-from .variants import BY_TAG, Variant
+from .variants import BY_TAG, Variant, add_variant
 
 __all__ = ["HitPlay", "HitTurn", "HittingGame"]
 
@@ -325,7 +325,8 @@ class HitTurn(TurnBase):
         payload = text[4:]
         if variant is None or text[2:4] != "T-":
             raise NotationError(
-                f"a hitting game's turn ID starts with SNT-, BGT- or NRT-: {text[:8]!r}")
+                f"a hitting game's turn ID starts with "
+                f"{', '.join(tag + 'T-' for tag in BY_TAG)}: {text[:8]!r}")
         if len(payload) < 16 or len(payload) % 4 or not re.fullmatch(r"[A-Za-z0-9_-]+",
                                                                          payload):
             raise NotationError("turn ID: expected 16 + 4k base64url characters after the "
@@ -366,17 +367,21 @@ def _one_die(mover: Mover, root: Layer, die: int, nxt: Layer, ended: Layer) -> L
 
 class HittingGame:
     """A hitting game as a :class:`~nardy.ruleset.RuleSet`: the shared rules
-    with one :class:`~.variants.Variant`'s differences."""
+    with one :class:`~.variants.Variant`'s differences; its facts are the variant's
+    :class:`~nardy.descriptor.Descriptor`. Building one makes its positions and IDs
+    known (:func:`~.variants.add_variant`); ``nardy.register`` makes the server see it."""
 
     def __init__(self, variant: Variant) -> None:
+        add_variant(variant)
         self.variant: Final = variant
+        self.descriptor: Final[Descriptor] = variant.descriptor
         self.name: Final[str] = variant.name
         self.title: Final[str] = variant.title
         self.opening: Final[Opening] = variant.opening
         self.later_games: Final[LaterGames] = variant.later_games
         self.results: Final[tuple[str, ...]] = variant.results
-        self.descriptor: Final[Descriptor] = DESCRIPTORS[variant.name]
-        self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective, bar=True)
+        self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective,
+                                                     bar=variant.descriptor.bar)
 
     def __repr__(self) -> str:
         return f"HittingGame({self.name})"

@@ -18,12 +18,13 @@ from django.db import transaction
 from accounts.models import User
 from games import services
 from games.dice import DicePlan, fair, favour, planned
-from games.models import Color, GamePhase, Match, MatchStatus, Rules
+from games.models import Color, GamePhase, Match, MatchStatus
+from nardy import DEFAULT_RULES, RULESETS
 
 DEMO_WHITE, DEMO_BLACK = "demo", "rival"
 DEMO_SEED = 0
 
-def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_nardy",
+def play_match(white: Any, black: Any, *, length: int = 3, rules: str = DEFAULT_RULES,
                plans: tuple[DicePlan, ...] = (favour(Color.WHITE), fair, favour(Color.WHITE)),
                seed: int = DEMO_SEED, max_turns: int = 4000) -> Match:
     """Play a whole match through the services; game ``n`` rolls with ``plans[n - 1]``
@@ -63,7 +64,7 @@ def play_match(white: Any, black: Any, *, length: int = 3, rules: str = "long_na
     raise CommandError("the demo match did not finish")
 
 
-def demo_match(rules: str = Rules.LONG_NARDY) -> Match | None:
+def demo_match(rules: str = DEFAULT_RULES) -> Match | None:
     """The finished demo match of ``rules`` with a mars (or gammon), if it exists."""
     return (Match.objects.filter(white__username=DEMO_WHITE, black__username=DEMO_BLACK,
                                  rules=rules, status=MatchStatus.FINISHED, games__mars=True)
@@ -80,7 +81,7 @@ class Command(BaseCommand):
         if len(users) != 2:
             raise CommandError("the demo players 'demo' and 'rival' are missing: "
                                "run 'manage.py seed_demo' first")
-        for rules in Rules.values:
+        for rules in list(RULESETS):
             existing = demo_match(rules)
             if existing is not None:
                 self.stdout.write(f"  {rules} demo match exists: "

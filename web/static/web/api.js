@@ -109,6 +109,35 @@ export const api = {
 // the OpenAPI schema and GET computer/, so controls for features the server does not
 // have yet are simply not shown.
 let featuresPromise = null;
+// GET rules/: every rule set's facts (title, results, head, bar, …), by name, in the
+// server's order; filled by features().
+let ruleSets = null;
+
+/** The facts of rule set `name` (GET rules/), or null before they are loaded. */
+export function ruleSet(name) {
+  return ruleSets ? ruleSets.get(name) || null : null;
+}
+
+/** Every rule set the server plays (GET rules/), the default first; [] if unknown. */
+export function allRuleSets() {
+  return ruleSets ? [...ruleSets.values()] : [];
+}
+
+/** The rule set a match is played by when none is asked for (GET rules/'s `default`). */
+export function defaultRules() {
+  const all = allRuleSets();
+  const found = all.find((d) => d.default) || all[0];
+  return found ? found.name : null;
+}
+
+async function loadRuleSets() {
+  try {
+    const list = await api.get("rules/");
+    if (Array.isArray(list)) ruleSets = new Map(list.map((d) => [d.name, d]));
+  } catch {
+    ruleSets = null;  // an older server: no rule-set menu
+  }
+}
 
 export function features() {
   if (!featuresPromise) featuresPromise = loadFeatures();
@@ -151,7 +180,11 @@ async function loadFeatures() {
     const input = content ? resolve(schema, content.schema) : null;
     const props = (input && input.properties) || {};
     found.createFields = Object.keys(props);
-    if (props.rules) found.rules = enumOf(schema, props.rules) || ["long_nardy"];
+    await loadRuleSets();
+    if (props.rules) {
+      found.rules = allRuleSets().map((d) => d.name);
+      if (!found.rules.length) found.rules = enumOf(schema, props.rules);
+    }
     if (props.stakes) found.stakes = enumOf(schema, props.stakes) || ["none"];
     if (props.progression) found.progression = enumOf(schema, props.progression);
     found.turnSeconds = "turn_seconds" in props;
@@ -166,6 +199,7 @@ async function loadFeatures() {
   } catch {
     // No schema: the base contract only.
   }
+  if (!ruleSets) await loadRuleSets();
   if (!found.computer) found.computer = await loadComputer();
   return found;
 }

@@ -2,7 +2,8 @@
 // public API (api.js) and the match's event channel (live.js); the board (board.js)
 // draws and takes the player's steps.
 
-import { API, ApiError, SIDES, api, features, levelsFor, otherSide, serverNow } from "./api.js";
+import { API, ApiError, SIDES, api, defaultRules, features, levelsFor, otherSide, ruleSet,
+         serverNow } from "./api.js";
 import { Board } from "./board.js";
 import { MatchLive } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
@@ -13,16 +14,20 @@ const toastEl = document.getElementById("toast");
 let me = app.dataset.me || null;
 let current = null;   // the open view: { stop() }
 
-const RULE_NAMES = { long_nardy: _("Long Nardy"), short_nardy: _("Short Nardy"),
-                     backgammon: _("Backgammon"), nard: _("Nard") };
+// A rule set's title and its results' names come from GET rules/ (api.js ruleSet), in
+// English, translated here: the catalogue holds the titles and result names.
+const rulesTitle = (name) => {
+  const d = ruleSet(name);
+  return d ? _(d.title) : name || "";
+};
 const STAKE_NAMES = { none: _("No stakes"), cube: _("Doubling cube"), dave: _("Dave (raises)") };
 const CLOCKS = [["", _("No clock")], ["30", _("30 s a turn")], ["60", _("1 min a turn")],
                 ["300", _("5 min a turn")], ["3600", _("1 hour a turn")],
                 ["86400", _("1 day a turn")]];
-const HITTING = new Set(["short_nardy", "backgammon", "nard"]);
-const RESULT_NAMES = { single: _("single"), oyn: _("oyn"), mars: _("mars"), koks: _("koks"),
-                       gammon: _("gammon"), backgammon: _("backgammon"),
-                       refused: _("refused raise"), resigned: _("resigned") };
+// A game's result: a rule set's result name (single, mars, …; the catalogue has each), or
+// one of the two ends off the board.
+const END_NAMES = { refused: _("refused raise"), resigned: _("resigned") };
+const resultWord = (name) => END_NAMES[name] || _(name);
 const COLOUR_NAMES = { random: _("Random"), white: _("White"), black: _("Black") };
 // "you: white", "(black)" inside a sentence: the colour as a word, not a title.
 const COLOUR_WORDS = { white: _("white"), black: _("black") };
@@ -185,7 +190,8 @@ async function createForm(onCreated) {
   const levelText = h("p", { class: "level-text opt-computer", id: "create-level-text" });
   const level = offer.computer ? field(_("Level"), levelSelect, { class: "opt-computer" }) : null;
   const rules = offer.rules ? field(_("Rules"), h("select", { name: "rules", id: "create-rules" },
-    options(offer.rules, RULE_NAMES))) : null;
+    options(offer.rules, Object.fromEntries(offer.rules.map((r) => [r, rulesTitle(r)])))))
+    : null;
   const stakes = offer.stakes ? field(_("Stakes"), h("select", { name: "stakes",
                                                               id: "create-stakes" },
     options(offer.stakes, STAKE_NAMES))) : null;
@@ -207,7 +213,7 @@ async function createForm(onCreated) {
                               options(["random", ...SIDES], COLOUR_NAMES))),
     stakes, progression, clock, offer.computer ? levelText : null,
     h("button", { type: "submit", id: "create-submit" }, _("Create")));
-  const rulesNow = () => (form.querySelector("#create-rules") || {}).value || "long_nardy";
+  const rulesNow = () => (form.querySelector("#create-rules") || {}).value || defaultRules();
   const fillLevels = () => {
     // GET computer/ lists the levels per rule set: only those that play the chosen one.
     const chosen = levelSelect.value;
@@ -241,7 +247,7 @@ async function createForm(onCreated) {
     if (mode === "hotseat") body.hotseat = true;
     if (mode === "computer") body.computer = data.get("computer");
     // Only what differs from the defaults: a server without these fields is not asked.
-    if (rules && data.get("rules") && data.get("rules") !== "long_nardy") {
+    if (rules && data.get("rules") && data.get("rules") !== defaultRules()) {
       body.rules = data.get("rules");
     }
     if (stakes && data.get("stakes") && data.get("stakes") !== "none") {
@@ -261,7 +267,7 @@ async function createForm(onCreated) {
 }
 
 function matchTitle(m) {
-  const rules = m.rules ? RULE_NAMES[m.rules] || m.rules : RULE_NAMES.long_nardy;
+  const rules = rulesTitle(m.rules || defaultRules());
   const names = m.hotseat ? f(_("%(name)s (hotseat)"), { name: m.white })
     : f(_("%(white)s v %(black)s"), { white: m.white || "?",
                                        black: m.black || m.invited || _("open seat") });
@@ -389,6 +395,7 @@ function openLobby() {
 
   async function refresh() {
     clearTimeout(timer);
+    await features();   // the rule sets' titles (GET rules/) before the first row
     const [open, mine] = await Promise.all([
       attempt(() => api.get("matches/?status=open"), { quiet: true }),
       me ? attempt(() => api.get(`matches/?player=${encodeURIComponent(me)}`), { quiet: true })
@@ -450,7 +457,7 @@ function openLobby() {
 // --- a match ------------------------------------------------------------------------
 
 function resultName(game) {
-  if (game.result) return RESULT_NAMES[game.result] || game.result;
+  if (game.result) return resultWord(game.result);
   if (game.end_reason === "resigned") return game.mars ? _("mars, resigned") : _("resigned");
   return game.mars ? _("mars") : _("single");
 }
@@ -541,7 +548,9 @@ function openMatch(matchId) {
     if (match.hotseat) return SIDES.some((c) => match[c] === me) ? [...SIDES] : [];
     return SIDES.filter((c) => match[c] === me);
   };
-  const rules = () => (match && match.rules) || "long_nardy";
+  const rules = () => (match && match.rules) || defaultRules();
+  // The drawing's choices (head counter, bar, hit marks) are the rule set's facts.
+  const facts = () => ruleSet(rules()) || {};
   const hasStakes = () => match && match.stakes && match.stakes !== "none";
   const perspectiveQuery = () => {
     // Hotseat: the board turns to the side to move (R33).
@@ -824,8 +833,10 @@ function openMatch(matchId) {
         dice: s.phase === "move" ? s.dice : null,
         diceLeft: s.dice_left,
         rollOff: s.phase === "roll-off" ? s.roll_off : null,
-        headMayLeave: rules() === "long_nardy" ? head : 0,
-        hitting: HITTING.has(rules()),
+        headMayLeave: facts().head ? head : 0,
+        hitting: Boolean(facts().hits),
+        head: Boolean(facts().head),
+        bar: Boolean(facts().bar),
       });
     }
   }
@@ -1042,7 +1053,7 @@ function openMatch(matchId) {
         toast(ngettext("Game %(n)s: %(side)s wins %(count)s point",
                        "Game %(n)s: %(side)s wins %(count)s points", d.points,
                        { n: d.game, side: side(d.winner) })
-          + (d.result ? ` — ${RESULT_NAMES[d.result] || d.result}`
+          + (d.result ? ` — ${resultWord(d.result)}`
             : d.mars ? ` — ${_("mars")}` : ""));
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && mySides().includes(otherSide(d.side)) && !(match && match.hotseat)) {

@@ -179,7 +179,8 @@ export class Board {
 
   /**
    * data: { board, legalSteps, interactive, dice, diceLeft, headMayLeave, rules,
-   *         colours: {mine, theirs}, hits }
+   *         colours: {mine, theirs}, hits, hitting, head, bar }
+   * hitting, head and bar are the rule set's facts (GET rules/: hits, head, bar).
    */
   update(data) {
     const before = this.data;
@@ -298,6 +299,11 @@ export class Board {
     return count > 0 ? mine : other(mine);
   }
 
+  /** The rule set has a head (its GET rules/ `head`; else: a game without hitting). */
+  hasHead() {
+    return this.data.head ?? !this.data.hitting;
+  }
+
   label(key, count, flags) {
     const place = this.geometry.places[key];
     const mine = this.data.board.perspective;
@@ -306,7 +312,7 @@ export class Board {
       const n = Math.abs(count);
       const parts = [fmt(_("point %(point)s"), { point: place.point }),
                      n ? checkers(n, this.colourOf(count)) : _("empty")];
-      if (place.point === 24 && !this.data.hitting) parts.push(_("your head"));
+      if (place.point === 24 && this.hasHead()) parts.push(_("your head"));
       text = parts;
     } else {
       text = [key === "bar" ? _("bar") : _("borne off"), checkers(count, mine)];
@@ -373,14 +379,14 @@ export class Board {
       this.focusable.push(key);
     }
     for (const label of g.labels) {
-      parts.push(`<text class="point-number${label.p === 24 && !this.data.hitting ? " head" : ""}" x="${label.x}"
+      parts.push(`<text class="point-number${label.p === 24 && this.hasHead() ? " head" : ""}" x="${label.x}"
         y="${label.y}" text-anchor="middle" aria-hidden="true">${label.p}</text>`);
     }
 
     // The bar: ours is a source (entering, from 25); theirs only shows.
     const barFlags = { source: sources.has("bar"), selected: this.selected === "bar",
                        landing: false };
-    if (this.data.hitting) {
+    if (this.data.bar ?? this.data.hitting) {
       parts.push(this.trayLike("bar", g.places.bar, bar.mine || 0, mine, barFlags, "bar"));
       parts.push(this.trayLike("barTheirs", g.places.barTheirs, bar.theirs || 0, theirs, null,
                                "bar"));
