@@ -164,7 +164,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
                  hotseat: bool = False, color: str = "random", rules: str = Rules.LONG_NARDY,
                  rematch_of: Match | None = None, stakes: str = Stakes.NONE,
                  progression: str = Progression.GEOMETRIC, computer: str | None = None,
-                 turn_seconds: int | None = None) -> Match:
+                 turn_seconds: int | None = None, rated: bool | None = None) -> Match:
     """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
     with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
     account, active at once (the computer plays by itself: :mod:`games.bots`).
@@ -199,12 +199,15 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             raise InvalidRequest("A match against the computer has no other opponent.",
                                  details={"computer": ["Not allowed with opponent or hotseat."]})
         invited = opponents.computer_account(level=computer, rules=rules)
+    from ratings.hooks import rated_on_create  # issue 25
+    rated = rated_on_create(user=user, invited=invited, hotseat=hotseat,
+                            computer=computer is not None, rated=rated)
     if color == "random":
         color = secrets.choice(SIDE_NAMES)
     with transaction.atomic():
         match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
                       rules=rules, rematch_of=rematch_of, stakes=stakes,
-                      progression=progression, turn_seconds=turn_seconds,
+                      progression=progression, turn_seconds=turn_seconds, rated=rated,
                       version=0)  # the commit makes it 1
         if hotseat:
             match.white = match.black = user
@@ -219,7 +222,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         change = Change(match)
         change.log("match_created", length=length, rules=rules, hotseat=hotseat,
                    stakes=stakes, progression=progression, turn_seconds=turn_seconds,
-                   by=user.username,
+                   rated=rated, by=user.username,
                    white=match.white.username if match.white else None,
                    black=match.black.username if match.black else None,
                    invited=invited.username if invited else None,
@@ -250,6 +253,9 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
                 match.white = user
             else:
                 match.black = user
+        from ratings.hooks import may_play_rated  # issue 25: a bot joining makes it casual
+        if match.rated and not may_play_rated(user):
+            match.rated = False
         side = WHITE if match.white_id == user.pk else BLACK
         change.log("joined", user=user.username, color=color_of(side))
         transitions.start_first_game(change)
@@ -302,7 +308,7 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
         same: dict[str, Any] = {
             "length": match.length, "rules": match.rules, "stakes": match.stakes,
             "progression": match.progression, "turn_seconds": match.turn_seconds,
-            "rematch_of": match}
+            "rematch_of": match, "rated": match.rated}
         if match.hotseat:
             return match_create(user=user, hotseat=True, **same)
         my_side = sides[0]

@@ -124,6 +124,7 @@ class Match(TypedDict):
     black: str | None
     invited: str | None
     hotseat: bool
+    rated: Annotated[bool, Doc("The result changes both players' ratings (issue 25).")]
     length: int
     stakes: StakesName
     progression: ProgressionName
@@ -300,6 +301,7 @@ class MatchRecord(TypedDict):
     white: str | None
     black: str | None
     hotseat: bool
+    rated: bool
     length: int
     stakes: StakesName
     progression: ProgressionName

@@ -136,7 +136,8 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       stakes=data.get("stakes") or "none",
                                       progression=data.get("progression") or "geometric",
                                       computer=data.get("computer"),
-                                      turn_seconds=data.get("turn_seconds"))
+                                      turn_seconds=data.get("turn_seconds"),
+                                      rated=data.get("rated"))
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)

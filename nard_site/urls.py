@@ -11,6 +11,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("schema/", SchemaView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("accounts/", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", include("games.urls")),
     # Anything else under the API is a 404 in the error shape, whatever DEBUG says (and a

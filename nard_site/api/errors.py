@@ -42,6 +42,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "not_your_turn": status.HTTP_409_CONFLICT,
     "wrong_phase": status.HTTP_409_CONFLICT,
     "version_conflict": status.HTTP_409_CONFLICT,
+    "already_waiting": status.HTTP_409_CONFLICT,
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
