@@ -42,6 +42,13 @@ def leaderboard(rules: str) -> shapes.Leaderboard:
         for rank, r in enumerate(rows, start=1)]}
 
 
+def leaderboard_sql(rules: str) -> tuple[str, tuple[object, ...]]:
+    """The leaderboard's SQL (for ``EXPLAIN`` in bench/ratings.py)."""
+    query = (_board(rules).select_related("user").order_by("-rating", "id")[:LEADERBOARD_SIZE]
+             .query)
+    return query.sql_with_params()
+
+
 def rank(row: Rating) -> int | None:
     """The player's place on the leaderboard of its rule set (also beyond the top 100),
     or ``None`` while provisional or inactive."""
@@ -119,11 +126,11 @@ def user_ratings(user: Any) -> shapes.UserRatings:
 
 def pairing_json(request: PairingRequest | None, match: Match | None) -> shapes.PairingState:
     if match is not None:
-        return {"status": "paired", "match": match.pk, "options": None, "waiting_seconds": 0,
+        return {"state": "paired", "match": match.pk, "options": None, "waiting_seconds": 0,
                 "window": None}
     if request is None:
-        return {"status": "idle", "match": None, "options": None, "waiting_seconds": 0,
+        return {"state": "idle", "match": None, "options": None, "waiting_seconds": 0,
                 "window": None}
     waited = max((timezone.now() - request.created_at).total_seconds(), 0.0)
-    return {"status": "waiting", "match": None, "options": request.options(),  # type: ignore[typeddict-item]
+    return {"state": "waiting", "match": None, "options": request.options(),  # type: ignore[typeddict-item]
             "waiting_seconds": int(waited), "window": window(waited)}

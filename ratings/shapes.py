@@ -76,8 +76,8 @@ class PairingOptions(TypedDict):
 class PairingState(TypedDict):
     """Where the player's quick pairing stands."""
 
-    status: Literal["idle", "waiting", "paired"]
-    match: Annotated[int | None, Doc("The match made (status `paired`).")]
+    state: Literal["idle", "waiting", "paired"]
+    match: Annotated[int | None, Doc("The match made (state `paired`).")]
     options: PairingOptions | None
     waiting_seconds: int
     window: Annotated[float | None, Doc("± rating points accepted now (docs/ratings.md).")]

@@ -206,10 +206,10 @@ def test_computer_matches_stay_unrated_but_give_an_estimate(alice, api):
 
 def test_pairing_waits_then_pairs_the_next_asker(alice, bob):
     first = alice.client.post(PAIRING, {"length": 3}, format="json")
-    assert first.status_code == 202 and first.json()["status"] == "waiting"
-    assert alice.client.get(PAIRING).json()["status"] == "waiting"
+    assert first.status_code == 202 and first.json()["state"] == "waiting"
+    assert alice.client.get(PAIRING).json()["state"] == "waiting"
     second = bob.client.post(PAIRING, {"length": 3}, format="json")
-    assert second.status_code == 201 and second.json()["status"] == "paired"
+    assert second.status_code == 201 and second.json()["state"] == "paired"
     match = Match.objects.get(pk=second.json()["match"])
     assert {match.white_id, match.black_id} == {alice.user.pk, bob.user.pk}
     assert match.status == "active" and match.rated and match.length == 3
@@ -237,9 +237,9 @@ def test_pairing_needs_an_account(api):
 def test_far_ratings_wait_until_the_window_has_widened(alice, bob):
     Rating.objects.create(user=alice.user, rules="long_nardy", rating=2000, deviation=80)
     alice.client.post(PAIRING, {"length": 1}, format="json")
-    assert bob.client.post(PAIRING, {"length": 1}, format="json").json()["status"] == "waiting"
+    assert bob.client.post(PAIRING, {"length": 1}, format="json").json()["state"] == "waiting"
     PairingRequest.objects.update(created_at=timezone.now() - timedelta(seconds=120))
-    assert bob.client.get(PAIRING).json()["status"] == "paired"
+    assert bob.client.get(PAIRING).json()["state"] == "paired"
     assert services.window(0) == services.WINDOW_START
     assert services.window(10_000) == services.WINDOW_MAX
 
