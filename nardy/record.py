@@ -143,7 +143,7 @@ class MatchRecord:
 
 
 _MATCH_HEADERS: Final = ("white", "black", "length", "rules", "date", "result", "hotseat",
-                         "stakes", "progression", "rated")
+                         "stakes", "progression")
 _GAME_HEADERS: Final = ("roll-off", "starter", "result")
 _KEY = re.compile(r"([A-Za-z][A-Za-z-]*)\s*:\s*(.*)")
 _GAME = re.compile(r"game\s+(\d+)", re.IGNORECASE)
@@ -398,8 +398,6 @@ def format_record(data: Mapping[str, Any]) -> str:
         lines.append(f"Progression: {data.get('progression') or 'geometric'}")
     if data["hotseat"]:
         lines.append("Hotseat: yes")
-    if data.get("rated"):  # issue 25: informative; an imported match is never rated
-        lines.append("Rated: yes")
     if data["date"]:
         lines.append(f"Date: {data['date']}")
     lines.append(f"Result: {_match_result_text(data)}")

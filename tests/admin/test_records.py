@@ -39,7 +39,9 @@ def _history(match: Match) -> dict[str, Any]:
               t.finished_at is not None)
              for t in Turn.objects.filter(game__match=match).select_related("game")
              .order_by("game__number", "number")]
-    events = list(match.events.order_by("seq").values_list("type", "data"))
+    # issue 25: the original's match_over carries its rating change; an import is never rated
+    events = [(kind, {k: v for k, v in data.items() if k != "ratings"})
+              for kind, data in match.events.order_by("seq").values_list("type", "data")]
     start = next(i for i, (kind, _) in enumerate(events) if kind == "game_start")
     return {"match": (match.white_id, match.black_id, match.length, match.hotseat,
                       match.score_white, match.score_black, match.status, match.winner),

@@ -57,8 +57,7 @@ def test_rated_true_against_a_bot_account_is_refused(alice, seat):
 def test_the_record_says_rated(alice, bob):
     match_id = finish_by_resigning(alice, bob)
     record = alice.client.get(f"/api/v1/matches/{match_id}/export/", {"format": "json"})
-    if record.status_code == 200 and record.get("Content-Type", "").startswith("application/json"):
-        assert record.json()["rated"] is True
+    assert record.status_code == 200 and record.json()["rated"] is True
 
 
 # --- item 1: the update --------------------------------------------------------------
