@@ -114,6 +114,8 @@ class Match(models.Model):
                                 help_text="The invited opponent of an invitation.")
     hotseat = models.BooleanField(default=False,
                                   help_text="One account plays both sides at a shared screen.")
+    rated = models.BooleanField(  # issue 25 (ratings/): the result moves both ratings
+        default=False, help_text="The result changes both players' ratings (ratings/).")
     rules = models.CharField(max_length=16, choices=rules_choices, default=DEFAULT_RULES,
                              db_index=True, help_text="The rule set (nardy.RULESETS).")
     length = models.PositiveSmallIntegerField()

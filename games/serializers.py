@@ -174,6 +174,10 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                                     "1, 2, 4, 8 …; `arithmetic` 1, 2, 3, 4 … "
                                                     "(`dave` only).")
 
+    rated = serializers.BooleanField(
+        required=False, allow_null=True, default=None,
+        help_text="Issue 25: the result changes both ratings. Default: rated between two "
+                  "people; hotseat, computer and imported matches are never rated.")
     turn_seconds = serializers.IntegerField(
         required=False, allow_null=True, min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS,
         help_text="The clock: seconds the side to act has for each action, 30 to "

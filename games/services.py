@@ -201,7 +201,8 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
                  rules: str = CREATE_DEFAULTS.rules, rematch_of: Match | None = None,
                  stakes: str = CREATE_DEFAULTS.stakes,
                  progression: str = CREATE_DEFAULTS.progression, computer: str | None = None,
-                 turn_seconds: int | None = CREATE_DEFAULTS.turn_seconds) -> Match:
+                 turn_seconds: int | None = CREATE_DEFAULTS.turn_seconds,
+                 rated: bool | None = None) -> Match:
     """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
     with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
     account, active at once (the computer plays by itself: :mod:`games.bots`).
@@ -236,6 +237,9 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             raise InvalidRequest("A match against the computer has no other opponent.",
                                  details={"computer": ["Not allowed with opponent or hotseat."]})
         invited = opponents.computer_account(level=computer, rules=rules)
+    from ratings.hooks import rated_on_create  # issue 25
+    rated = rated_on_create(user=user, invited=invited, hotseat=hotseat,
+                            computer=computer is not None, rated=rated)
     if color == "random":
         color = secrets.choice(SIDE_NAMES)
     with transaction.atomic():
@@ -243,7 +247,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             _check_open_limits(user, invited)
         match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
                       rules=rules, rematch_of=rematch_of, stakes=stakes,
-                      progression=progression, turn_seconds=turn_seconds,
+                      progression=progression, turn_seconds=turn_seconds, rated=rated,
                       version=0)  # the commit makes it 1
         if hotseat:
             match.white = match.black = user
@@ -258,7 +262,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         change = Change(match, commit_dice=True)
         change.log("match_created", length=length, rules=rules, hotseat=hotseat,
                    stakes=stakes, progression=progression, turn_seconds=turn_seconds,
-                   by=user.username,
+                   rated=rated, by=user.username,
                    white=match.white.username if match.white else None,
                    black=match.black.username if match.black else None,
                    invited=invited.username if invited else None,
@@ -333,6 +337,9 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
                 match.white = user
             else:
                 match.black = user
+        from ratings.hooks import may_play_rated  # issue 25: a bot joining makes it casual
+        if match.rated and not may_play_rated(user):
+            match.rated = False
         side = WHITE if match.white_id == user.pk else BLACK
         change.log("joined", user=user.username, color=color_of(side))
         game = transitions.start_first_game(change)
@@ -395,7 +402,7 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
         same: dict[str, Any] = {
             "length": match.length, "rules": match.rules, "stakes": match.stakes,
             "progression": match.progression, "turn_seconds": match.turn_seconds,
-            "rematch_of": match}
+            "rematch_of": match, "rated": match.rated}
         if match.hotseat:
             return match_create(user=user, hotseat=True, **same)
         my_side = sides[0]

@@ -179,6 +179,7 @@ class Match(TypedDict):
     black: str | None
     invited: str | None
     hotseat: bool
+    rated: Annotated[bool, Doc("The result changes both players' ratings (issue 25).")]
     length: int
     stakes: StakesName
     progression: ProgressionName
@@ -407,6 +408,7 @@ class MatchRecord(TypedDict):
     white: str | None
     black: str | None
     hotseat: bool
+    rated: bool
     length: int
     stakes: StakesName
     progression: ProgressionName

@@ -17,7 +17,7 @@ from django.db.models import Model
 
 from accounts.models import User
 from games.models import Event, Game, Match, Turn
-from nard_site.rows import RowCodec, Values, batch, execute_together
+from nard_site.rows import RowCodec, Statement, Values, batch, execute_together
 
 MATCHES, USERS, GAMES, TURNS, EVENTS = (RowCodec(m) for m in (Match, User, Game, Turn, Event))
 CODECS: dict[type[Model], RowCodec[Any]] = {Match: MATCHES, Game: GAMES, Turn: TURNS}
@@ -108,14 +108,17 @@ INSERT_ORDER: tuple[type[Model], ...] = (Match, Game, Turn)
 """New rows go in in this order, so each one's foreign keys can point at the ones before."""
 
 
-def save(rows: Sequence[Model], events: Sequence[Event], loaded: Loaded | None = None) -> None:
+def save(rows: Sequence[Model], events: Sequence[Event], loaded: Loaded | None = None,
+         extra: Sequence[Statement] = ()) -> None:
     """Write one change: new rows are inserted (in :data:`INSERT_ORDER`), then the
     changed rows and the events are written by one statement (:func:`execute_together`),
     so a move costs one round trip (a new row, whose key the others need, one more).
 
     ``loaded`` holds the values the rows were read with (:func:`lock_match`); a row
-    not in it is written whole. Nothing is remembered afterwards: a retry after a
-    failure simply writes again. Call inside the transaction that locked the match.
+    not in it is written whole. ``extra``: more data-changing statements of the same
+    change (issue 25: the rating update), sent with the others. Nothing is remembered
+    afterwards: a retry after a failure simply writes again. Call inside the
+    transaction that locked the match.
     """
     loaded = loaded or {}
     unique = list({id(row): row for row in rows}.values())
@@ -142,7 +145,7 @@ def save(rows: Sequence[Model], events: Sequence[Event], loaded: Loaded | None =
             for start in range(0, len(events), EVENTS_PER_STATEMENT):
                 chunk = events[start:start + EVENTS_PER_STATEMENT]
                 EVENTS.insert(cursor, chunk, returning=False)
-        counts = execute_together(cursor, statements)
+        counts = execute_together(cursor, [*statements, *extra])
     for row, count in zip(updated, counts, strict=False):
         if count != 1:
             raise type(row).DoesNotExist(  # type: ignore[attr-defined]

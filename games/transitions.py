@@ -100,7 +100,10 @@ class Change:
             self.match.version += 1
             self.match.deadline = clocks.deadline_after(self.match, self.now)
             self.match.deadline_warned = False
-        store.save([self.match, *self.rows.values()], self.events, self.loaded)
+        # issue 25: a rated match's rating update, written with the change (ratings/)
+        from ratings.hooks import statements_for
+        extra = statements_for(self)
+        store.save([self.match, *self.rows.values()], self.events, self.loaded, extra=extra)
         match, events = self.match, list(self.events)
         transaction.on_commit(lambda: notify.committed(match, events))
         self.events, self.rows = [], {}

@@ -137,7 +137,8 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       rules=data["rules"], stakes=data["stakes"],
                                       progression=data["progression"],
                                       computer=data.get("computer"),
-                                      turn_seconds=data.get("turn_seconds"))
+                                      turn_seconds=data.get("turn_seconds"),
+                                      rated=data.get("rated"))
         return self._answer(match, status.HTTP_201_CREATED)
 
     @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)

@@ -103,7 +103,23 @@ def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
                                          **event.data}
 
 
-KINDS: list[Kind] = [invitation, your_turn, offer, deadline, results]
+def paired(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``paired`` (issue 25): quick pairing made this account's match (``POST pairing/``);
+    its ``your_turn`` follows."""
+    for event in events:
+        if event.type == "match_created" and event.data.get("paired"):
+            for side in (WHITE, BLACK):
+                user_id = match.player_id(side)
+                if user_id is not None:
+                    opponent = match.player(other(side))
+                    yield user_id, "paired", {
+                        "match": match.pk, "version": match.version, "rules": match.rules,
+                        "length": match.length, "rated": match.rated,
+                        "color": color_of(side),
+                        "opponent": opponent.username if opponent is not None else None}
+
+
+KINDS: list[Kind] = [paired, invitation, your_turn, offer, deadline, results]
 
 
 def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, dict[str, Any]]]]:

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "nard_site.api",
     "accounts",
     "games",
+    "ratings",
     "live",
     "web",
     "django_tasks",

@@ -14,6 +14,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("docs/", SpectacularSwaggerSplitView.as_view(
         url_name="schema", template_name="api/swagger_ui.html"), name="docs"),
     path("accounts/", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("", include("live.urls")),
     path("", include("games.urls")),
     # Anything else under the API is a 404 in the error shape, whatever DEBUG says (and a

@@ -45,6 +45,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "version_conflict": status.HTTP_409_CONFLICT,
     "too_many_computer_matches": status.HTTP_409_CONFLICT,
     "too_many_invitations": status.HTTP_409_CONFLICT,
+    "already_waiting": status.HTTP_409_CONFLICT,
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,

@@ -40,9 +40,10 @@ def _history(match: Match) -> dict[str, Any]:
               t.finished_at is not None)
              for t in Turn.objects.filter(game__match=match).select_related("game")
              .order_by("game__number", "number")]
-    # An imported match has no dice commitment (issue 26): its events never name one.
-    dice_keys = ("commitment", "server_seed")
-    events = [(kind, {k: v for k, v in data.items() if k not in dice_keys})
+    # An imported match has no dice commitment (issue 26): its events never name one;
+    # the original's match_over carries its rating change (issue 25); an import is never rated.
+    left_out = ("commitment", "server_seed", "ratings")
+    events = [(kind, {k: v for k, v in data.items() if k not in left_out})
               for kind, data in match.events.order_by("seq").values_list("type", "data")
               if kind != "player_seed"]
     start = next(i for i, (kind, _) in enumerate(events) if kind == "game_start")

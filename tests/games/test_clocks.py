@@ -232,7 +232,9 @@ def test_the_sweep_settles_only_what_is_over_the_limit_and_only_once(alice, bob,
     assert data_of(over, "abandoned") == [
         {"game": 1, "side": "white", "by": "sweep",
          "deadline": (START + timedelta(seconds=60)).isoformat()}]
-    assert data_of(over, "match_over") == [
+    over_data = data_of(over, "match_over")
+    assert over_data[0].pop("ratings")["black"]["change"] > 0  # issue 25: rated by default
+    assert over_data == [
         {"winner": "black", "score": {"white": 0, "black": 2}, "reason": "abandoned"}]
     assert data_of(over, "game_over")[-1]["reason"] == "abandoned"
     assert Match.objects.get(pk=under).status == "active"

@@ -7,6 +7,7 @@ import { API, ApiError, SIDES, api, defaultRules, features, levelsFor, otherSide
 import { Board } from "./board.js";
 import { MatchLive } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
+import { matchOverText, pairingPanel, ratingsPanel } from "./ratings.js";  // issue 25
 
 const app = document.getElementById("app");
 const who = document.getElementById("who");
@@ -272,7 +273,8 @@ function matchTitle(m) {
     : f(_("%(white)s v %(black)s"), { white: m.white || "?",
                                        black: m.black || m.invited || _("open seat") });
   return `#${m.id} ${names} · ${rules} · `
-    + ngettext("%(count)s pt", "%(count)s pts", m.length);
+    + ngettext("%(count)s pt", "%(count)s pts", m.length)
+    + (m.rated ? ` · ${_("rated")}` : "");  // issue 25
 }
 
 // The account's own stream (GET stream/: invitations, your_turn, game and match results)
@@ -281,7 +283,7 @@ function matchTitle(m) {
 // may register such a name): the lobby knows them without reading each profile.
 const COMPUTER_PREFIX = "computer-";
 const isComputer = (name) => Boolean(name) && name.startsWith(COMPUTER_PREFIX);
-const ACCOUNT_EVENTS = ["invitation", "your_turn", "game_over", "match_over", "offer",
+const ACCOUNT_EVENTS = ["invitation", "paired", "your_turn", "game_over", "match_over", "offer",
                         "joined", "aborted", "deadline", "message"];
 const POLL_EVERY = 5000;     // ms, without the stream
 const AHEAD_READS = 3;       // state reads in a row for a log ahead of it, then it is shown
@@ -312,7 +314,7 @@ function openLobby() {
         else { toast(match.status === "open" ? _("Seek posted: waiting for an opponent.")
                  : f(_("Invitation sent to %(name)s."), { name: match.invited }));
                refresh(); }
-      }), lobbyLive, lists);
+      }), pairingPanel(go), await ratingsPanel(me), lobbyLive, lists);
       follow();
     }
     refresh();
@@ -1055,6 +1057,9 @@ function openMatch(matchId) {
                        { n: d.game, side: side(d.winner) })
           + (d.result ? ` — ${resultWord(d.result)}`
             : d.mars ? ` — ${_("mars")}` : ""));
+      } else if (e.type === "match_over" && d.ratings && !(match && match.hotseat)) {
+        const text = mySides().map((c) => matchOverText(d.ratings, c)).join(" ");
+        if (text) { notice.textContent = text; notice.hidden = false; }
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && mySides().includes(otherSide(d.side)) && !(match && match.hotseat)) {
         // The other side (a player, or the computer) answered our offer.

@@ -1,0 +1,243 @@
+"""The only write path of ratings/: the update at a rated match's end, staff resets, and
+the quick-pairing pool (docs/ratings.md)."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import transitions
+from games.exceptions import InvalidRequest, NotFound
+from games.models import MATCH_LENGTHS, Color, Match, MatchStatus, Stakes
+from nard_site.domain import DomainError
+from nard_site.rows import Statement
+from nardy import RULESETS
+from ratings import glicko
+from ratings.hooks import may_play_rated
+from ratings.models import PairingRequest, Rating, RatingChange, RatingReset
+
+# --- the rating update (in the transaction of the match's final move) --------------------
+
+
+def current(row: Rating | None, now: datetime) -> glicko.Rating:
+    """A stored rating as it stands at ``now``: its deviation grown with the inactivity."""
+    if row is None:
+        return glicko.Rating()
+    stored = glicko.Rating(row.rating, row.deviation, row.volatility)
+    if row.last_played_at is None:
+        return stored
+    return glicko.inactive(stored, (now - row.last_played_at).total_seconds() / 86_400)
+
+
+def _qn(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+_COLUMNS = ("user_id", "rules", "rating", "deviation", "volatility", "matches", "last_played_at")
+
+
+def ensure_statement(rules: str, user_ids: list[int]) -> Statement:
+    """Insert the start rating for whichever of ``user_ids`` has none in ``rules``."""
+    rows = ", ".join(["(%s, %s, %s, %s, %s, 0, NULL)"] * len(user_ids))
+    params: list[Any] = []
+    for uid in user_ids:
+        params += [uid, rules, glicko.START_RATING, glicko.START_DEVIATION,
+                   glicko.START_VOLATILITY]
+    sql = (f"INSERT INTO {_qn(Rating._meta.db_table)} ({', '.join(map(_qn, _COLUMNS))}) "
+           f"VALUES {rows} ON CONFLICT ({_qn('user_id')}, {_qn('rules')}) DO NOTHING")
+    return sql, params
+
+
+def settle(change: transitions.Change) -> list[Statement]:
+    """The rating update of a rated match that ``change`` finishes (a win, a resignation, a
+    clock loss or an abandonment alike: the loser scores 0): one locked read of both
+    rating rows now, and two writes (the ratings, the history) returned to be sent with
+    the change's own. Adds ``ratings`` to the change's ``match_over`` event."""
+    match = change.match
+    over = next(e for e in change.events if e.type == "match_over")
+    white, black = match.white_id, match.black_id
+    assert white is not None and black is not None
+    rows = {r.user_id: r for r in Rating.objects.select_for_update()
+            .filter(rules=match.rules, user_id__in=[white, black]).order_by("user_id")}
+    now = change.now
+    before = {uid: current(rows.get(uid), now) for uid in (white, black)}
+    winner = white if match.winner == Color.WHITE else black
+    after = {uid: glicko.update(before[uid], [(before[opp], 1.0 if uid == winner else 0.0)],
+                                length=match.length, floor=True)
+             for uid, opp in ((white, black), (black, white))}
+    over.data["ratings"] = {
+        colour: {"before": round(before[uid].rating, 1), "after": round(after[uid].rating, 1),
+                 "change": round(after[uid].rating - before[uid].rating, 1),
+                 "deviation": round(after[uid].deviation, 1),
+                 "provisional": after[uid].provisional}
+        for colour, uid in (("white", white), ("black", black))}
+    at = connection.ops.adapt_datetimefield_value(now)
+    upsert_rows, upsert_params = [], []
+    history_rows, history_params = [], []
+    for uid, opp in ((white, black), (black, white)):
+        new, old = after[uid], before[uid]
+        played = (rows[uid].matches if uid in rows else 0) + 1
+        upsert_rows.append("(%s, %s, %s, %s, %s, %s, %s)")
+        upsert_params += [uid, match.rules, new.rating, new.deviation, new.volatility, played,
+                          at]
+        history_rows.append("(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")
+        history_params += [uid, match.rules, match.pk, opp, 1.0 if uid == winner else 0.0,
+                           old.rating, old.deviation, new.rating, new.deviation, at]
+    updates = ", ".join(f"{_qn(c)} = excluded.{_qn(c)}" for c in _COLUMNS[2:])
+    upsert = (f"INSERT INTO {_qn(Rating._meta.db_table)} ({', '.join(map(_qn, _COLUMNS))}) "
+              f"VALUES {', '.join(upsert_rows)} ON CONFLICT ({_qn('user_id')}, {_qn('rules')})"
+              f" DO UPDATE SET {updates}")
+    history_columns = ("user_id", "rules", "match_id", "opponent_id", "score", "rating_before",
+                       "deviation_before", "rating_after", "deviation_after", "at")
+    history = (f"INSERT INTO {_qn(RatingChange._meta.db_table)} "
+               f"({', '.join(map(_qn, history_columns))}) VALUES {', '.join(history_rows)}")
+    return [(upsert, upsert_params), (history, history_params)]
+
+
+# --- staff ------------------------------------------------------------------------------
+
+
+def rating_reset(*, user: User, rules: str, by: User, reason: str) -> RatingReset:
+    """Staff put a player's rating in ``rules`` back to the start (1500 ± 350), logging
+    the reason and what it was; the history stays."""
+    if rules not in RULESETS:
+        raise InvalidRequest(f"No rule set {rules!r}.", details={"rules": ["Unknown."]})
+    if not reason.strip():
+        raise InvalidRequest("Say why.", details={"reason": ["A reason is required."]})
+    with transaction.atomic():
+        row, _ = Rating.objects.select_for_update().get_or_create(user=user, rules=rules)
+        log = RatingReset.objects.create(user=user, rules=rules, by=by, reason=reason.strip(),
+                                         rating_before=row.rating,
+                                         deviation_before=row.deviation)
+        row.rating, row.deviation = glicko.START_RATING, glicko.START_DEVIATION
+        row.volatility, row.last_played_at = glicko.START_VOLATILITY, None
+        row.save(update_fields=["rating", "deviation", "volatility", "last_played_at"])
+    return log
+
+
+# --- quick pairing ------------------------------------------------------------------------
+
+WINDOW_START = 100.0
+"""The rating window at once: ± this many points."""
+WINDOW_GROWTH = 10.0
+"""… widening by this many points for every second the longer waiting of the two has
+waited …"""
+WINDOW_MAX = 700.0
+"""… up to ± this (after 60 s): then anyone asking for the same options."""
+
+
+def window(waited_seconds: float) -> float:
+    return min(WINDOW_START + WINDOW_GROWTH * max(waited_seconds, 0.0), WINDOW_MAX)
+
+
+class AlreadyWaiting(DomainError):
+    code = "already_waiting"
+    default_message = "You are already waiting for a game with other options."
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Where a request stands: waiting (since when), or paired (the match)."""
+
+    request: PairingRequest | None
+    match: Match | None
+
+
+def _options(rules: Any, length: Any, stakes: Any, turn_seconds: Any, rated: Any,
+             user: User) -> dict[str, Any]:
+    from games.services import check_clock
+
+    if rules not in RULESETS:
+        raise InvalidRequest(f"No rule set {rules!r}.",
+                             details={"rules": [f"Must be one of {', '.join(RULESETS)}."]})
+    if length not in MATCH_LENGTHS:
+        raise InvalidRequest("A match is 1, 3, 5 or 7 points.",
+                             details={"length": ["Must be one of 1, 3, 5, 7."]})
+    if stakes not in Stakes.values:
+        raise InvalidRequest(f"No stakes {stakes!r}.",
+                             details={"stakes": [f"Must be one of {', '.join(Stakes.values)}."]})
+    check_clock(turn_seconds, False)
+    if rated and not may_play_rated(user):
+        raise InvalidRequest("This account may not play rated.",
+                             details={"rated": ["This player may not play rated."]})
+    return {"rules": rules, "length": length, "stakes": stakes, "turn_seconds": turn_seconds,
+            "rated": bool(rated)}
+
+
+def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes.NONE,
+                    turn_seconds: int | None = None, rated: bool = True) -> Pairing:
+    """Ask for a game: paired at once with the waiting player nearest by rating whose
+    window (:func:`window`) holds both, or wait in the pool. Asking again with the same
+    options looks again (the window has widened); with other options it is 409
+    ``already_waiting``. The waiting rows are locked ``FOR UPDATE SKIP LOCKED``: a
+    waiting player another request is pairing right now is skipped, so one waiting
+    player makes one match however many ask at once."""
+    options = _options(rules, length, stakes, turn_seconds, rated, user)
+    now = timezone.now()
+    with transaction.atomic():
+        mine = PairingRequest.objects.select_for_update().filter(user=user).first()
+        if mine is not None and mine.options() != options:
+            raise AlreadyWaiting(details={"waiting": mine.options()})
+        row = Rating.objects.filter(user=user, rules=rules).first()
+        rating = current(row, now).rating
+        waited_mine = (now - mine.created_at).total_seconds() if mine else 0.0
+        candidates = (PairingRequest.objects.select_for_update(skip_locked=True)
+                      .filter(**options).exclude(user=user)
+                      .select_related("user").order_by("created_at")[:200])
+        best, best_gap = None, None
+        for other in candidates:
+            gap = abs(other.rating - rating)
+            waited = max(waited_mine, (now - other.created_at).total_seconds())
+            if gap <= window(waited) and (best_gap is None or gap < best_gap):
+                best, best_gap = other, gap
+        if best is None:
+            if mine is None:
+                mine = PairingRequest.objects.create(user=user, rating=rating, created_at=now,
+                                                     **options)
+            return Pairing(mine, None)
+        partner = best.user
+        best.delete()
+        if mine is not None:
+            mine.delete()
+        return Pairing(None, _paired_match(best_of=partner, asker=user, options=options))
+
+
+def _paired_match(*, best_of: User, asker: User, options: dict[str, Any]) -> Match:
+    """The match of a pairing, active at once (colours at random), through the one turn
+    path; its ``match_created`` event says ``paired`` (the account stream's ``paired``)."""
+    white, black = (best_of, asker) if secrets.randbelow(2) else (asker, best_of)
+    rated = options["rated"] and may_play_rated(white) and may_play_rated(black)
+    match = Match(created_by=best_of, white=white, black=black, length=options["length"],
+                  rules=options["rules"], stakes=options["stakes"],
+                  turn_seconds=options["turn_seconds"], rated=rated,
+                  status=MatchStatus.ACTIVE, version=0)
+    change = transitions.Change(match)
+    change.log("match_created", length=match.length, rules=match.rules, hotseat=False,
+               stakes=match.stakes, progression=match.progression,
+               turn_seconds=match.turn_seconds, rated=rated, by=best_of.username,
+               white=white.username, black=black.username, invited=None, rematch_of=None,
+               paired=True)
+    transitions.start_first_game(change)
+    return change.commit()
+
+
+def pairing_cancel(*, user: User) -> None:
+    """Leave the pool; 404 ``not_found`` when not waiting."""
+    with transaction.atomic():
+        deleted, _ = PairingRequest.objects.filter(user=user).delete()
+    if not deleted:
+        raise NotFound("You are not waiting for a game.")
+
+
+def pairing_status(*, user: User) -> Pairing:
+    """Look again with the options the player waits with (the window has widened)."""
+    mine = PairingRequest.objects.filter(user=user).first()
+    if mine is None:
+        return Pairing(None, None)
+    return pairing_request(user=user, **mine.options())  # type: ignore[arg-type]
