@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "nard_site.db_router.ReplicaRoutingMiddleware",  # no-op without DATABASE_REPLICA_URL
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -117,6 +118,30 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if _prepare > 0:
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=_prepare)
+# Behind PgBouncer in transaction mode (deploy/cluster.sh, docs/scaling.md): a server-side
+# cursor (a named cursor, used by .iterator()) lives across statements of a connection
+# that PgBouncer may hand to another client between transactions:
+# DB_DISABLE_SERVER_SIDE_CURSORS=1 turns them off; DB_PREPARE_THRESHOLD=0 too (PgBouncer
+# before 1.21 cannot keep prepared statements either).
+if os.environ.get("DB_DISABLE_SERVER_SIDE_CURSORS", "0") == "1":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+# DATABASE_REPLICA_URL: a streaming replica (hot standby) for the reads that can take lag
+# (nard_site/db_router.py); unset, every read goes to DATABASE_URL as before.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"],
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True)
+    DATABASES["replica"]["OPTIONS"] = {**DATABASES["replica"].get("OPTIONS", {}),
+                                       "connect_timeout": 2}
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["nard_site.db_router.ReplicaRouter"]
+# A player reads the primary for this long after any write of theirs; a replica that did
+# not answer is tried again after REPLICA_RETRY_SECONDS.
+REPLICA_STICKY_SECONDS = int(os.environ.get("REPLICA_STICKY_SECONDS", "10"))
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "5"))
+REPLICA_VIEWS = frozenset({"match-list", "match-games", "match-game-moves", "match-export",
+                           "user-profile", "computer-levels"})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite cannot keep a connection across threads the way PostgreSQL can.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
