@@ -43,6 +43,10 @@ SECURE_COOKIES=0
 SECURE_HSTS_SECONDS=0
 METRICS_ALLOWED=127.0.0.1/32
 LOG_FORMAT=json
+WORKER_HEARTBEAT_SECONDS=${WORKER_HEARTBEAT_SECONDS:-5}
+WORKER_LEASE_SECONDS=${WORKER_LEASE_SECONDS:-30}
+REPLICA_RETRY_SECONDS=${REPLICA_RETRY_SECONDS:-5}
+THROTTLE_USER=${THROTTLE_USER:-20000/min}
 ENV
 }
 
@@ -230,6 +234,7 @@ case "${1:-}" in
   env) app_env ;;
   # Single parts, for the fault test (bench/cluster.py).
   stop-app|start-app) [ "$1" = stop-app ] && stop_group "app$2" || app_start "$2" ;;
+  kill-app) kill -KILL -- "-$(cat "$DIR/run/app$2.pid")"; rm -f "$DIR/run/app$2.pid" ;;
   kill-worker) kill -KILL -- "-$(cat "$DIR/run/worker$2.pid")"; rm -f "$DIR/run/worker$2.pid" ;;
   start-worker) worker_start "$2" ;;
   stop-replica) replica_stop ;;
