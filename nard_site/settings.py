@@ -7,6 +7,7 @@ nothing set.  Production sets at least ``DEBUG=0``, ``SECRET_KEY``,
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -63,6 +64,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "nard_site.metrics.RequestMetricsMiddleware",  # request id, latency by route (/metrics)
     "nard_site.api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "nard_site.api.csp.ContentSecurityPolicyMiddleware",  # /play/ and the API docs
@@ -301,9 +303,22 @@ CSRF_FAILURE_VIEW = "nard_site.api.csrf.csrf_failure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "nard_site.metrics.JsonFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+# LOG_FORMAT=json: one JSON object a line, with the request id (nard_site/metrics.py).
+if os.environ.get("LOG_FORMAT") == "json":
+    LOGGING["handlers"]["console"]["formatter"] = "json"  # type: ignore[index]
+
+# --- Metrics (nard_site/metrics.py): GET /metrics for these networks or this token ------
+METRICS_ALLOWED = [ipaddress.ip_network(net.strip(), strict=False) for net in
+                   os.environ.get("METRICS_ALLOWED", "127.0.0.1/32,::1/128").split(",")
+                   if net.strip()]
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_THINK_WINDOW = int(os.environ.get("METRICS_THINK_WINDOW", "300"))
+# health/?ready answers 503 when the oldest waiting job is older than this.
+READY_QUEUE_LAG_SECONDS = float(os.environ.get("READY_QUEUE_LAG_SECONDS", "30"))
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
 # How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
 IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", str(24 * 3600)))
