@@ -5,7 +5,8 @@ with the two players' streams on different app nodes, then faults under load.
 
 1. Two players, one match: every action goes through nginx (:7400); White's stream is
    read from app node 1 (:7401) and Black's from node 2 (:7402), so each sees the other's
-   moves only through Redis. Checks that both streams saw every event of the match.
+   moves only through Redis. Checks that both streams saw every event of the match, and
+   that a reader's match lists are served by the replica (pg_stat_database).
 2. Under load (``--matches`` human matches and as many against the computer, played by
    threads through nginx, every action with its own Idempotency-Key, retried with the
    same key on a connection error or 502/503/504), one fault after another:
@@ -207,6 +208,28 @@ def computer_match(fig: Figures, token: str) -> dict[str, Any]:
     return created
 
 
+def replica_commits() -> int:
+    """Transactions the replica has served on the site's database (pg_stat_database)."""
+    import psycopg
+
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:{BASE + 12}/nard",
+                         autocommit=True) as conn:
+        row = conn.execute("SELECT xact_commit FROM pg_stat_database "
+                           "WHERE datname = 'nard'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def node_metric(port: int, name: str) -> float:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/metrics")
+    text = conn.getresponse().read().decode()
+    conn.close()
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return float("nan")
+
+
 def verify() -> tuple[bool, str]:
     """manage.py verify_games: (clean, its summary line and the first problems)."""
     done = subprocess.run([sys.executable, "manage.py", "verify_games"], cwd=ROOT,
@@ -253,6 +276,14 @@ def main() -> None:
               f"saw {len(seen1)} events (last {max(seen1, default=0)}), node 2 {len(seen2)} "
               f"(last {max(seen2, default=0)})")
         ok &= final["status"] == "finished" and both
+        # The lag-tolerant reads of a player who has not written lately use the replica.
+        before = replica_commits()
+        for _ in range(20):
+            assert request(PROXY, "GET", "/api/v1/matches/", tokens[-1])[0] == 200
+        time.sleep(1.5)  # the statistics are flushed about every second
+        served = replica_commits() - before
+        print(f"20 match lists of a reader: the replica served {served} transactions")
+        ok &= served > 0
 
         # 2. load: human matches and computer matches in threads, then the faults.
         stop = threading.Event()
@@ -328,6 +359,9 @@ def main() -> None:
         ok &= lost == 0 and not fig.errors
         clean, result = verify()
         print(f"verify_games at the end: {result}")
+        print("moves committed per node (/metrics, since each node's last start): "
+              + ", ".join(f"node {n}: {node_metric(port, 'nard_moves_committed_total'):.0f}"
+                          for n, port in ((1, APP1), (2, APP2))))
         ok &= clean
     except BaseException:
         ok = False
