@@ -7,6 +7,7 @@ nothing set.  Production sets at least ``DEBUG=0``, ``SECRET_KEY``,
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -69,6 +70,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "nard_site.metrics.RequestMetricsMiddleware",  # request id, latency by route (/metrics)
     "nard_site.api.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "nard_site.api.csp.ContentSecurityPolicyMiddleware",  # /play/ and the API docs
@@ -80,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "nard_site.db_router.ReplicaRoutingMiddleware",  # no-op without DATABASE_REPLICA_URL
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -123,6 +126,30 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     if _prepare > 0:
         DATABASES["default"].setdefault("OPTIONS", {}).update(
             server_side_binding=True, prepare_threshold=_prepare)
+# Behind PgBouncer in transaction mode (deploy/cluster.sh, docs/scaling.md): a server-side
+# cursor (a named cursor, used by .iterator()) lives across statements of a connection
+# that PgBouncer may hand to another client between transactions:
+# DB_DISABLE_SERVER_SIDE_CURSORS=1 turns them off; DB_PREPARE_THRESHOLD=0 too (PgBouncer
+# before 1.21 cannot keep prepared statements either).
+if os.environ.get("DB_DISABLE_SERVER_SIDE_CURSORS", "0") == "1":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+# DATABASE_REPLICA_URL: a streaming replica (hot standby) for the reads that can take lag
+# (nard_site/db_router.py); unset, every read goes to DATABASE_URL as before.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"],
+        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+        conn_health_checks=True)
+    DATABASES["replica"]["OPTIONS"] = {**DATABASES["replica"].get("OPTIONS", {}),
+                                       "connect_timeout": 2}
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["nard_site.db_router.ReplicaRouter"]
+# A player reads the primary for this long after any write of theirs; a replica that did
+# not answer is tried again after REPLICA_RETRY_SECONDS.
+REPLICA_STICKY_SECONDS = int(os.environ.get("REPLICA_STICKY_SECONDS", "10"))
+REPLICA_RETRY_SECONDS = float(os.environ.get("REPLICA_RETRY_SECONDS", "5"))
+REPLICA_VIEWS = frozenset({"match-list", "match-games", "match-game-moves", "match-export",
+                           "user-profile", "computer-levels"})
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite cannot keep a connection across threads the way PostgreSQL can.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
@@ -282,9 +309,22 @@ CSRF_FAILURE_VIEW = "nard_site.api.csrf.csrf_failure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "nard_site.metrics.JsonFormatter"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+# LOG_FORMAT=json: one JSON object a line, with the request id (nard_site/metrics.py).
+if os.environ.get("LOG_FORMAT") == "json":
+    LOGGING["handlers"]["console"]["formatter"] = "json"  # type: ignore[index]
+
+# --- Metrics (nard_site/metrics.py): GET /metrics for these networks or this token ------
+METRICS_ALLOWED = [ipaddress.ip_network(net.strip(), strict=False) for net in
+                   os.environ.get("METRICS_ALLOWED", "127.0.0.1/32,::1/128").split(",")
+                   if net.strip()]
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+METRICS_THINK_WINDOW = int(os.environ.get("METRICS_THINK_WINDOW", "300"))
+# health/?ready answers 503 when the oldest waiting job is older than this.
+READY_QUEUE_LAG_SECONDS = float(os.environ.get("READY_QUEUE_LAG_SECONDS", "30"))
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
 # How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
 IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", str(24 * 3600)))

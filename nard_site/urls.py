@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from nard_site.api.errors import handler404 as json_404
 from nard_site.api.views import HealthView, SchemaView
+from nard_site.metrics import metrics_view
 
 api_v1: list[URLPattern | URLResolver] = [
     path("health/", HealthView.as_view(), name="health"),
@@ -26,6 +27,7 @@ urlpatterns = [
     path("", RedirectView.as_view(url="/play/", permanent=False)),
     path("play/", include("web.urls")),
     path("admin/", admin.site.urls),
+    path("metrics", metrics_view, name="metrics"),  # METRICS_ALLOWED only (nard_site/metrics.py)
     path("api/v1/", include(api_v1)),
 ]
 

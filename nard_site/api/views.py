@@ -1,6 +1,7 @@
+from django.conf import settings
 from django.db import connection
 from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiJsonRenderer2
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularJSONAPIView
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -19,10 +20,31 @@ REDIS_FIELDS: dict[str, serializers.Field] = {
 }
 
 
+READY_FIELDS: dict[str, serializers.Field] = {
+    "ready": serializers.BooleanField(required=False, help_text=(
+        "With `?ready`: the node may take traffic — PostgreSQL answers, Redis (with "
+        "`REDIS_URL`) is in use, and the oldest waiting job of the task queue is younger "
+        "than `READY_QUEUE_LAG_SECONDS` (else 503).")),
+    "queue_lag_seconds": serializers.FloatField(required=False, help_text=(
+        "With `?ready`: age of the oldest job waiting in the task queue (0: none).")),
+}
+
+
+def _queue_lag() -> float:
+    from django.utils import timezone
+    from django_tasks.base import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    oldest = (DBTaskResult.objects.filter(status=TaskResultStatus.READY)
+              .order_by("enqueued_at").values_list("enqueued_at", flat=True).first())
+    return 0.0 if oldest is None else max(0.0, (timezone.now() - oldest).total_seconds())
+
+
 class HealthView(APIView):
     """Liveness and database check: runs one real query; with `REDIS_URL`, says whether
     Redis is in use (`redis`: `ok`) or the counters are in the database while it does not
-    answer (`degraded`, and `redis_down_seconds`)."""
+    answer (`degraded`, and `redis_down_seconds`). `?ready`: the readiness check of a node
+    behind the balancer (`ready`, `queue_lag_seconds`; 503 when not ready)."""
 
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
@@ -32,14 +54,17 @@ class HealthView(APIView):
             200: inline_serializer(
                 "Health",
                 {"status": serializers.CharField(), "database": serializers.CharField(),
-                 **REDIS_FIELDS},
+                 **REDIS_FIELDS, **READY_FIELDS},
             ),
             503: inline_serializer(
                 "HealthDown",
                 {"status": serializers.CharField(), "database": serializers.CharField(),
-                 **REDIS_FIELDS},
+                 **REDIS_FIELDS, **READY_FIELDS},
             ),
-        }
+        },
+        parameters=[OpenApiParameter(
+            "ready", str, required=False,
+            description="Present: also check Redis and the task queue's lag (readiness).")],
     )
     def get(self, request: Request) -> Response:
         try:
@@ -48,7 +73,20 @@ class HealthView(APIView):
                 ok = cursor.fetchone() == (1,)
         except Exception:
             ok = False
+        if ok and "ready" in request.query_params and settings.REDIS_URL:
+            from django.core.cache import cache
+            cache.get("nard:ready-probe")  # a real round trip: a failure opens the breaker
         redis = redis_status() or {}  # "degraded": counters in the database meanwhile
+        if ok and "ready" in request.query_params:
+            try:
+                lag = _queue_lag()
+            except Exception:
+                lag, ok = 0.0, False
+            ready = (ok and redis.get("redis") != "degraded"
+                     and lag <= settings.READY_QUEUE_LAG_SECONDS)
+            body = {"status": "ok" if ready else "not_ready", "database": "ok", **redis,
+                    "ready": ready, "queue_lag_seconds": round(lag, 3)}
+            return Response(body, status=200 if ready else 503)
         if ok:
             return Response({"status": "ok", "database": "ok", **redis})
         return Response({"status": "error", "database": "unavailable", **redis}, status=503)
