@@ -129,11 +129,17 @@ def test_the_play_page_adds_its_own_seed_with_the_games_first_die(
     login(page, "alice")
     page.goto(page.url.split("#")[0] + f"#/match/{match.pk}")
     settle(page, match.pk)
-    page.click("#roll")
+    committed = Match.objects.get(pk=match.pk).games.get()
+    assert committed.dice_commitment and committed.dice_drawn == 0, "no commitment to add to"
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/roll/")) as sent:
+        page.click("#roll")
+    body = json.loads(sent.value.post_data or "{}")
+    assert len(body.get("seed", "")) == 32, body
     page.wait_for_function(
         "id => fetch(`/api/v1/matches/${id}/`).then(r => r.json())"
-        ".then(m => m.state.roll_off.white !== null)", arg=match.pk)
+        ".then(m => !!m.state && m.state.roll_off.white !== null)", arg=match.pk)
     game = Match.objects.get(pk=match.pk).games.get()
+    assert game.white_seed == body["seed"]
     assert len(game.white_seed) == 32 and int(game.white_seed, 16) >= 0
     assert game.black_seed == "" and game.dice_drawn == 1
     from games import dice
