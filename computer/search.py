@@ -41,6 +41,7 @@ import numpy as np
 from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
+from . import bearoff
 from .board import (
     Boards,
     FloatArray,
@@ -134,7 +135,8 @@ class Evaluator:
     """The network's estimates for positions of one rule set, with per-decision caches
     of legal positions and of their 0-ply estimates."""
 
-    def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER) -> None:
+    def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
+                 exact_race: bool = True) -> None:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
@@ -145,6 +147,9 @@ class Evaluator:
         self.packed_size = self.rs.codec.packed_size
         self.net = net
         self.reply_filter = reply_filter
+        self.exact_race = exact_race and self.profile.bears_off
+        """Bear-off races (:func:`computer.bearoff.in_domain`) are valued by the exact
+        database instead of the network (rule sets that bear off)."""
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
         self._values: dict[Query, FloatArray] = {}
 
@@ -200,9 +205,15 @@ class Evaluator:
         return probs, sizes
 
     def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
-        """The network's estimates of ``b``'s rows and the rows where the game may be
-        over (the side that moved has borne off 15, or has all 15 home in ``nard``)."""
+        """The network's estimates of ``b``'s rows (the bear-off database's exact values
+        for its races, :attr:`exact_race`) and the rows where the game may be over (the
+        side that moved has borne off 15, or has all 15 home in ``nard``)."""
         probs = self.net.forward(self.encoding.encode(b))
+        if self.exact_race:
+            race = np.flatnonzero(bearoff.in_domain(b))
+            if len(race):
+                probs[race] = bearoff.exact_outputs(Boards(
+                    b.mine[race], b.theirs[race], b.bar[race], b.off[race]))
         if self.profile.bears_off:
             done = np.flatnonzero(b.off[:, 0] == 15)
         else:
