@@ -66,7 +66,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -104,13 +104,21 @@ def _keys(counts: IntArray) -> IntArray:
     return keys
 
 
+def _homes(points: int, most: int) -> Iterator[tuple[int, ...]]:
+    """Every tuple of ``points`` counts summing to at most ``most``."""
+    if points == 0:
+        yield ()
+        return
+    for n in range(most + 1):
+        for rest in _homes(points - 1, most - n):
+            yield (n, *rest)
+
+
 @cache
 def positions() -> IntArray:
     """Every home of 0..15 checkers, ``(54264, 6)``, ordered by :func:`_keys` (row 0 is
     the empty home)."""
-    grid = np.stack(np.meshgrid(*[np.arange(CHECKERS + 1)] * HOME, indexing="ij"),
-                    axis=-1).reshape(-1, HOME)
-    grid = grid[grid.sum(axis=1) <= CHECKERS]
+    grid = np.array(list(_homes(HOME, CHECKERS)), dtype=np.int64)
     order = np.argsort(_keys(grid), kind="stable")
     found: IntArray = grid[order].astype(np.int64)
     return found
