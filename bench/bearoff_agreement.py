@@ -1,6 +1,7 @@
 """The race target of issue 27: how often the bear-off database's choice is the best play.
 
     nice python -m bench.bearoff_agreement --checkers 5 --decisions 20000
+    nice python -m bench.bearoff_agreement --checkers 5 --decisions 5000 --plies 1
 
 For two-sided races of up to ``--checkers`` checkers a side (every pair of such homes),
 the exact win chance of the side to roll is solved by plain expectimax over the dice
@@ -10,7 +11,9 @@ against each rule set's ``legal_positions``). On sampled positions and rolls wit
 least two distinct results, the database's choice (the result of highest
 :func:`computer.bearoff.race` win chance: what the learned levels' 0-ply picks in the
 domain, where no mars is possible with fewer than 15 checkers) is compared with the
-exact best; it agrees when its exact win chance equals the best's (to 1e-9). Prints the
+exact best (``--plies 1``: each result valued by the average over the other side's
+rolls of its best reply by the database, as the ``strong`` level looks ahead); it
+agrees when its exact win chance equals the best's (to 1e-9). Prints the
 agreement with its 95 % Wilson interval and the largest loss of win chance. Gammons are
 outside what this measures (they need 15 checkers a side, too many to solve exactly).
 """
@@ -79,11 +82,38 @@ class ExactRace:
         return float(1.0 - self.value[o, h])
 
 
+def db_values(homes: np.ndarray, other: Sequence[int], plies: int) -> np.ndarray:
+    """The database's win chance of the side that has just moved to each of ``homes``
+    (the side with ``other`` to roll): at 0-ply :func:`computer.bearoff.race`; at 1-ply
+    the average over the other side's 21 rolls of its best reply by the database."""
+    pos = bearoff.positions()
+    values = np.ones(len(homes))
+    live = homes.sum(axis=1) > 0
+    if plies == 0:
+        others = np.repeat(np.array([other]), int(live.sum()), axis=0)
+        values[live] = 1.0 - bearoff.race(others, homes[live])[:, 0]
+        return values
+    row = bearoff.index(np.array(other))
+    for i in np.flatnonzero(live):
+        total = 0.0
+        for dice, weight in ROLLS:
+            replies = pos[sorted({int(t) for t in bearoff.successors(row, dice)[0]
+                                  if t < len(pos)})]
+            if (replies.sum(axis=1) == 0).any():
+                continue  # the other side finishes: a loss
+            mine = np.repeat(homes[i:i + 1], len(replies), axis=0)
+            total += weight * float(bearoff.race(mine, replies)[:, 0].min())
+        values[i] = total
+    return values
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bearoff_agreement")
     parser.add_argument("--checkers", type=int, default=5, help="most checkers a side")
     parser.add_argument("--decisions", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plies", type=int, choices=[0, 1], default=0,
+                        help="the database's choice at 0-ply (the network level) or 1-ply")
     args = parser.parse_args(argv)
     start = time.process_time()
     solver = ExactRace(args.checkers)
@@ -100,8 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(found) < 2:
             continue
         homes = pos[found]
-        others = np.repeat(np.array([y]), len(found), axis=0)
-        db = np.where(homes.sum(axis=1) == 0, 1.0, 1.0 - bearoff.race(others, homes)[:, 0])
+        db = db_values(homes, y, args.plies)
         exact = np.array([solver.after(h, y) for h in homes])
         loss = float(exact.max() - exact[int(np.argmax(db))])
         agree += loss <= 1e-9
@@ -109,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         done += 1
     low, high = wilson(agree, done)
     print(f"races of up to {args.checkers} checkers a side ({len(solver.rows)} homes, solved "
-          f"in {solved:.1f} s CPU): {done} decisions with a choice (seed {args.seed})")
+          f"in {solved:.1f} s CPU): {done} decisions with a choice (seed {args.seed}), "
+          f"the database's choice at {args.plies}-ply")
     print(f"the database's choice is an exact best play in {agree} = {100 * agree / done:.2f} % "
           f"[{100 * low:.2f}, {100 * high:.2f}]; the largest loss of win chance "
           f"{worst:.5f}")

@@ -207,3 +207,12 @@ def test_equity_in_the_domain_has_no_triple():
     probs = Evaluator(rules, load_net(rules)).static([position], 0)
     assert probs[0, 2] == 0 and probs[0, 4] == 0
     assert equity(probs)[0] < -1.0  # a mars/gammon against the side with 15 on point 6
+
+
+def test_the_arena_plays_a_learned_level_without_the_database():
+    from computer.arena import ArenaError, check_player, make_player
+
+    assert make_player("long_nardy", "network-nodb").exact_race is False
+    assert make_player("long_nardy", "network").exact_race is True
+    with pytest.raises(ArenaError):
+        check_player("long_nardy", "heuristic-nodb")
