@@ -66,7 +66,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -245,7 +245,7 @@ def write(path: Path) -> dict[str, npt.NDArray[np.uint16]]:
     tables = build()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **tables)
+    np.savez_compressed(tmp, off=tables["off"], first=tables["first"])
     tmp.replace(path)
     return tables
 
@@ -319,8 +319,16 @@ def race_position(rules: str, mine: Sequence[int], theirs: Sequence[int],
     return ruleset(rules).codec.position(board)[1]
 
 
-_OPPONENT_POINT = {"rotated": lambda q: q + 12 if q <= 12 else q - 12,
-                   "mirrored": lambda q: 25 - q}
+def _rotated(q: int) -> int:
+    return q + 12 if q <= 12 else q - 12
+
+
+def _mirrored(q: int) -> int:
+    return 25 - q
+
+
+_OPPONENT_POINT: dict[str, Callable[[int], int]] = {"rotated": _rotated,
+                                                     "mirrored": _mirrored}
 """The opponent's own point ``q`` in one's own numbering (R2, H1)."""
 
 
