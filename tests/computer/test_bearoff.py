@@ -216,3 +216,10 @@ def test_the_arena_plays_a_learned_level_without_the_database():
     assert make_player("long_nardy", "network").exact_race is True
     with pytest.raises(ArenaError):
         check_player("long_nardy", "heuristic-nodb")
+
+
+def test_the_committed_database_is_what_the_build_computes():
+    assert bearoff.PATH.exists()
+    with np.load(bearoff.PATH) as stored:
+        fresh = bearoff.build()
+        assert all(np.array_equal(stored[k], fresh[k]) for k in ("off", "first"))
