@@ -15,6 +15,8 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("computer.arena", "play games between two players (levels or gnubg) and "
                                 "print the win rate with its 95 % interval"),
+    "bearoff": ("computer.bearoff", "build the exact bear-off databases "
+                                    "(computer/weights/bearoff.npz)"),
     "client": ("computer.client", "the reference bot client: play an is_bot account's "
                                   "matches through the public API"),
 }

@@ -41,8 +41,18 @@ from .match import MAX_TURNS, first_dice
 from .network import Net, WeightsMismatchError
 
 GNUBG = "gnubg"
-PLAYERS = (*LEVELS, GNUBG)
+NO_DB = "-nodb"
+"""A learned level's name with this suffix (``network-nodb``) is that level valuing
+bear-off races by its network instead of the exact database (:mod:`computer.bearoff`)."""
+PLAYERS = (*LEVELS, *(f"{level}{NO_DB}" for level in LEVELS if level in LEARNED), GNUBG)
 """Every name the arena takes for ``A`` and ``B``."""
+
+
+def _level(name: str) -> tuple[str, bool]:
+    """A player's level and whether it uses the bear-off database (:data:`NO_DB`)."""
+    if name.endswith(NO_DB) and name.removesuffix(NO_DB) in LEARNED:
+        return name.removesuffix(NO_DB), False
+    return name, True
 
 
 class ArenaError(ValueError):
@@ -82,12 +92,13 @@ class Player(Protocol):
 class LevelPlayer:
     """One of :data:`computer.LEVELS`; ``net``: the learned levels' network."""
 
-    def __init__(self, rules: str, level: str, net: Net | None = None) -> None:
-        self.rules, self.level, self.net = rules, level, net
-        self._pick = picker(rules, level, random.Random(0), net)
+    def __init__(self, rules: str, level: str, net: Net | None = None,
+                 exact_race: bool = True) -> None:
+        self.rules, self.level, self.net, self.exact_race = rules, level, net, exact_race
+        self._pick = picker(rules, level, random.Random(0), net, exact_race)
 
     def new_game(self, rng: random.Random) -> None:
-        self._pick = picker(self.rules, self.level, rng, self.net)
+        self._pick = picker(self.rules, self.level, rng, self.net, self.exact_race)
 
     def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                first_turn: bool, plays: Sequence[Play]) -> int:
@@ -100,6 +111,7 @@ class LevelPlayer:
 def check_player(rules: str, name: str, weights: Path | None = None) -> None:
     """Raise :class:`ArenaError` unless ``name`` can play ``rules`` (with ``weights``
     for the learned levels, default the committed network)."""
+    name, _ = _level(name)
     try:
         ruleset(rules)
     except KeyError as error:
@@ -125,9 +137,10 @@ def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
     check_player(rules, name, weights)
     if name == GNUBG:
         return GnubgPlayer()
+    name, exact_race = _level(name)
     try:
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
-        return LevelPlayer(rules, name, net)
+        return LevelPlayer(rules, name, net, exact_race)
     except (UnknownLevelError, WeightsMismatchError) as error:
         raise ArenaError(str(error)) from None
 

@@ -3,7 +3,8 @@
 Plies are counted as gnubg counts them. A candidate play's resulting position is
 valued by:
 
-- **0-ply**: the network on that position (exact when the game is over);
+- **0-ply**: the network on that position (exact when the game is over; in a two-sided
+  bear-off race, the exact database's value, :mod:`computer.bearoff`);
 - **1-ply**: the average over the opponent's 21 rolls (a double 1/36, others 2/36)
   of the position after the opponent's best reply, the reply chosen by 0-ply;
 - **2-ply**: the same average, but each of the opponent's replies valued at 1-ply
@@ -41,6 +42,7 @@ import numpy as np
 from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
+from . import bearoff
 from .board import (
     Boards,
     FloatArray,
@@ -134,7 +136,8 @@ class Evaluator:
     """The network's estimates for positions of one rule set, with per-decision caches
     of legal positions and of their 0-ply estimates."""
 
-    def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER) -> None:
+    def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
+                 exact_race: bool = True) -> None:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
@@ -145,6 +148,9 @@ class Evaluator:
         self.packed_size = self.rs.codec.packed_size
         self.net = net
         self.reply_filter = reply_filter
+        self.exact_race = exact_race and self.profile.bears_off
+        """Bear-off races (:func:`computer.bearoff.in_domain`) are valued by the exact
+        database instead of the network (rule sets that bear off)."""
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
         self._values: dict[Query, FloatArray] = {}
 
@@ -200,9 +206,15 @@ class Evaluator:
         return probs, sizes
 
     def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
-        """The network's estimates of ``b``'s rows and the rows where the game may be
-        over (the side that moved has borne off 15, or has all 15 home in ``nard``)."""
+        """The network's estimates of ``b``'s rows (the bear-off database's exact values
+        for its races, :attr:`exact_race`) and the rows where the game may be over (the
+        side that moved has borne off 15, or has all 15 home in ``nard``)."""
         probs = self.net.forward(self.encoding.encode(b))
+        if self.exact_race:
+            race = np.flatnonzero(bearoff.in_domain(b))
+            if len(race):
+                probs[race] = bearoff.exact_outputs(Boards(
+                    b.mine[race], b.theirs[race], b.bar[race], b.off[race]))
         if self.profile.bears_off:
             done = np.flatnonzero(b.off[:, 0] == 15)
         else:
