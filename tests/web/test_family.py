@@ -22,6 +22,7 @@ from tests.web.conftest import PASSWORD, shot
 from tests.web.test_browser import (
     api_get,
     create,
+    drafted_stop,
     key,
     keys_shown,
     login,
@@ -40,7 +41,7 @@ def play_step(page: Any, match_id: int, step: dict[str, int], hotseat: bool = Tr
     """Pick ``step``'s checker, check the landings offered are exactly its legal steps,
     land it; answer the match the page then shows."""
     match = settle(page, match_id, hotseat)
-    steps = match["state"]["legal_steps"]
+    steps = drafted_stop(page, match)["steps"]
     assert keys_shown(page, ".source") == {key(s["from"]) for s in steps}
     page.click(f'#board svg [data-key="{key(step["from"])}"]')
     assert keys_shown(page, ".landing") == {
@@ -51,7 +52,7 @@ def play_step(page: Any, match_id: int, step: dict[str, int], hotseat: bool = Tr
 def finish_turn(page: Any, match_id: int, hotseat: bool = True) -> dict[str, Any]:
     match = settle(page, match_id, hotseat)
     while match["status"] == "active" and match["state"]["phase"] == "move":
-        match = play_step(page, match_id, match["state"]["legal_steps"][0], hotseat)
+        match = play_step(page, match_id, drafted_stop(page, match)["steps"][0], hotseat)
     return match
 
 
@@ -108,8 +109,8 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     assert page.locator('#board svg [data-key="p20"] .hit-mark').count() == 1
     shot(page, "backgammon")
     match = press(page, '#board svg [data-key="p20"]', match_id)
-    expect(page.locator("#toast")).to_contain_text("Hit!")
     match = finish_turn(page, match_id)
+    expect(page.locator("#toast")).to_contain_text("Hit!")   # once the turn is sent
 
     # Black's turn, its board: the hit checker waits on Black's bar and must enter first.
     assert match["state"]["turn"] == "black"
@@ -149,14 +150,18 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     expect(choice).to_be_hidden()
     page.click('#board svg [data-key="p1"]')
     page.click('#board svg [data-key="off"]')
+    page.click('#die-choice button[data-die="2"]')
+    # A step of the draft (issue 23 item 2): the 1 is left; Done sends both steps.
+    expect(page.locator("#dice-left")).to_have_text("Dice left: 1")
+    page.click('#board svg [data-key="p1"]')
+    page.click('#board svg [data-key="off"]')
     with page.expect_request(lambda r: "/moves/" in r.url and r.method == "POST") as sent:
-        page.click('#die-choice button[data-die="2"]')
-    assert sent.value.post_data_json["steps"] == [{"from": 1, "to": 0, "die": 2}]
+        page.click("#done")
+    assert sent.value.post_data_json["steps"] == [{"from": 1, "to": 0, "die": 2},
+                                                  {"from": 1, "to": 0, "die": 1}]
     page.wait_for_function("v => document.querySelector('#board').dataset.version !== v",
                            arg=str(version))
     match = settle(page, match_id, hotseat=True)
-    assert match["state"]["dice_left"] == [1]
-    match = play_step(page, match_id, {"from": 1, "to": 0})
     assert match["status"] == "finished" and match["score"] == {"white": 2, "black": 0}
     expect(page.locator("#result")).to_contain_text("Game 1: White wins 2 points — gammon")
     expect(page.locator("#log .game-result")).to_have_text(

@@ -4,7 +4,7 @@
 
 import { API, ApiError, SIDES, api, defaultRules, features, levelsFor, otherSide, ruleSet,
          serverNow } from "./api.js";
-import { Board } from "./board.js";
+import { Board, applySteps } from "./board.js";
 import { MatchLive } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
@@ -82,6 +82,11 @@ async function attempt(fn, { quiet = false } = {}) {
     return undefined;
   }
 }
+
+// The opt-in auto-confirm of a drafted turn, remembered in this browser.
+const AUTO_CONFIRM = "nard.autoConfirm";
+const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
+const store = (key, value) => { try { localStorage.setItem(key, value); } catch { /* private */ } };
 
 function stepText(step) {
   const from = step.from === 25 ? _("bar") : step.from;
@@ -484,6 +489,10 @@ function openMatch(matchId) {
   const bots = new Map();        // username → is_bot (public profiles, read once)
   let logTicket = 0;             // the latest log read: an older one never draws
   let aheadReads = 0;            // state reads asked for by a log that ran ahead of it
+  // Issue 23 item 2: the turn being drafted (steps of state.legal_tree, not sent yet) and
+  // the state version it was drafted on; a new state clears it.
+  let draft = [];
+  let draftVersion = null;
 
   const boardHost = h("div", { class: "board-host", id: "board" });
   const title = h("h1", { class: "match-title", id: "match-title" },
@@ -510,7 +519,7 @@ function openMatch(matchId) {
     h("h2", {}, _("Moves")), log, announce);
   app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
 
-  const board = new Board(boardHost, { onMove: (step) => play(step),
+  const board = new Board(boardHost, { onMove: (step) => pick(step),
                                        chooseDie: (steps) => chooseDie(steps) });
 
   // Two dice bear the same checker off (or land it on the same point): the player
@@ -567,6 +576,7 @@ function openMatch(matchId) {
     if (drawn === null || !data.state || data.state.version > drawn) aheadReads = 0;
     match = data;
     const s = match.state;
+    if (!s || s.version !== draftVersion) { draft = []; draftVersion = s ? s.version : null; }
     if (match.hotseat && s && s.turn && s.board && s.board.perspective !== s.turn) {
       refetch(0);   // the turn passed: fetch the board from the other side
     }
@@ -642,8 +652,53 @@ function openMatch(matchId) {
     }
   }
 
+  /** The drafted turn's stop in state.legal_tree, or null (no tree: an older server,
+   *  or not ours to move). */
+  function tree() {
+    const s = match && match.state;
+    return s && s.phase === "move" && Array.isArray(s.legal_tree) && s.legal_tree.length
+      ? s.legal_tree : null;
+  }
+  function stop() {
+    const t = tree();
+    if (!t) return null;
+    const last = draft[draft.length - 1];
+    return t[last ? last.next : 0] || null;
+  }
+  const draftComplete = () => Boolean(draft.length && stop() && !stop().steps.length);
+
+  /** A landing on the board: a step of the draft; at the turn's end, sent on Done (or at
+   *  once with the auto-confirm). Without a tree each step is sent as it is picked. */
+  function pick(step) {
+    const here = stop();
+    if (!here) { play(step); return; }
+    const found = here.steps.find((st) => st.from === step.from && st.to === step.to
+                                         && st.die === step.die);
+    if (!found) return;
+    draft.push(found);
+    render();
+    if (draftComplete() && stored(AUTO_CONFIRM) === "1") confirm();
+    else if (draftComplete()) {
+      const done = document.getElementById("done");
+      if (done && boardHost.contains(document.activeElement)) done.focus();
+    }
+  }
+
+  function undo(all = false) {
+    if (!draft.length || busy) return;
+    if (all) draft = []; else draft.pop();
+    render();
+  }
+
+  async function confirm() {
+    if (!draftComplete() || busy) return;
+    const steps = draft.map(({ from, to, die }) => ({ from, to, die }));
+    await play(steps);
+  }
+
   async function play(step) {
-    const answer = await act("moves", { steps: [step] });
+    const steps = Array.isArray(step) ? step : [step];
+    const answer = await act("moves", { steps });
     const hit = answer && (answer.applied || []).find((a) => a.hit);
     if (hit) {
       toast(f(_("Hit! %(step)s: the blot goes to the bar."), { step: stepText(hit) }));
@@ -734,11 +789,14 @@ function openMatch(matchId) {
     statusLine.textContent = text;
 
     // R13: the head counter while a checker may still leave the head.
-    const head = s && m.status === "active" && s.phase === "move" ? s.head_may_leave || 0 : 0;
+    const here = stop();
+    const left = here ? here.dice_left : s && s.dice_left;
+    const head = s && m.status === "active" && s.phase === "move"
+      ? (here ? here.head_may_leave : s.head_may_leave) || 0 : 0;
     headCounter.hidden = !(head > 0);
     headCounter.textContent = head > 0 ? f(_("%(count)s may leave"), { count: head }) : "";
-    diceLeft.textContent = s && s.phase === "move" && s.dice_left && s.dice_left.length
-      ? f(_("Dice left: %(dice)s"), { dice: s.dice_left.join(", ") }) : "";
+    diceLeft.textContent = s && s.phase === "move" && left && left.length
+      ? f(_("Dice left: %(dice)s"), { dice: left.join(", ") }) : "";
     stakeLine.hidden = !hasStakes();
     if (hasStakes() && s) {
       const crawford = m.crawford_game && m.crawford_game === s.game;
@@ -768,6 +826,21 @@ function openMatch(matchId) {
                                                   : _("Offer a raise (to %(stake)s)"),
                               { stake: next }),
                             () => act("offer"), { id: "offer" }));
+    }
+    if (canAct && s.phase === "move" && tree()) {
+      // Issue 23 item 2: the drafted turn is the player's until Done.
+      const complete = draftComplete();
+      actions.append(
+        button(_("Done"), confirm, { id: "done", class: "primary", disabled: !complete || busy }),
+        button(_("Undo"), () => undo(), { id: "undo", disabled: !draft.length || busy }),
+        button(_("Undo the turn"), () => undo(true), { id: "undo-turn",
+                                                      disabled: !draft.length || busy }));
+      const auto = h("input", { type: "checkbox", id: "auto-confirm",
+                                checked: stored(AUTO_CONFIRM) === "1",
+                                onchange: (e) => store(AUTO_CONFIRM, e.target.checked ? "1" : "0") });
+      actions.append(h("label", { class: "auto-confirm" }, auto,
+                       " ", _("Confirm when the last die is played")));
+      if (complete) statusLine.textContent = _("Turn complete: press Done, or undo a step.");
     }
     if (canAct && s.phase === "offer") {
       actions.append(button(f(_("Accept (stake %(stake)s)"), { stake: s.offer ? s.offer.stake : "" }),
@@ -824,14 +897,17 @@ function openMatch(matchId) {
       boardHost.dataset.turn = s.turn || "";
       boardHost.dataset.game = s.game ?? "";
       boardHost.dataset.turnNumber = s.turn_number ?? "";
+      boardHost.dataset.draft = String(draft.length);
+      boardHost.dataset.stop = draft.length ? String(draft[draft.length - 1].next) : "0";
     }
     if (s && s.board) {
       board.update({
-        board: s.board,
-        legalSteps: canAct && s.phase === "move" ? s.legal_steps || [] : [],
+        board: applySteps(s.board, draft),
+        legalSteps: canAct && s.phase === "move"
+          ? (here ? here.steps : s.legal_steps || []) : [],
         interactive: canAct && s.phase === "move" && !busy,
         dice: s.phase === "move" ? s.dice : null,
-        diceLeft: s.dice_left,
+        diceLeft: left,
         rollOff: s.phase === "roll-off" ? s.roll_off : null,
         headMayLeave: facts().head ? head : 0,
         hitting: Boolean(facts().hits),

@@ -127,6 +127,24 @@ function dieSvg(value, cx, cy, size, used, label) {
     height="${size}" rx="${size * 0.18}" class="die-face"/>${pips}</g>`;
 }
 
+/** The board after `steps` of the side whose numbering it is in (issue 23 item 2: a
+ *  drafted turn drawn before it is sent). The steps carry their hit flag from the
+ *  server's legal_tree, so no rule of any rule set is needed here. */
+export function applySteps(board, steps) {
+  if (!steps.length) return board;
+  const points = { ...(board.points || {}) };
+  const bar = { mine: 0, theirs: 0, ...(board.bar || {}) };
+  const off = { mine: 0, theirs: 0, ...(board.off || {}) };
+  for (const step of steps) {
+    if (step.from === 25) bar.mine -= 1;
+    else points[String(step.from)] = (points[String(step.from)] || 0) - 1;
+    if (step.to === 0) off.mine += 1;
+    else if (step.hit) { points[String(step.to)] = 1; bar.theirs += 1; }
+    else points[String(step.to)] = (points[String(step.to)] || 0) + 1;
+  }
+  return { ...board, points, bar, off };
+}
+
 /** Which of `dice` are still to play, as flags (the used ones first). */
 export function diceUsage(dice, left) {
   if (!dice || !dice.length) return [];
