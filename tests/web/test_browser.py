@@ -389,8 +389,21 @@ def test_two_players_see_each_other_live(
     match = settle(bob, match_id)
     assert (match["state"]["turn"], match["state"]["phase"]) == ("black", "roll")
     bob.wait_for_selector("#roll")
-    expect(bob.locator("#log")).to_contain_text("White 3-1: 24/21 21/20")
-    expect(bob.locator("#announce")).to_contain_text("White played")
+    # Issue 23 item 1: the log and the announcement in Bob's numbering (White's 24/21
+    # 21/20 is Black's 12/9 9/8, R2); Alice's own log keeps hers.
+    expect(bob.locator("#log")).to_contain_text("White 3-1: 12/9 9/8")
+    expect(bob.locator("#announce")).to_contain_text("White played 9/8")
+    expect(alice.locator("#log")).to_contain_text("White 3-1: 24/21 21/20")
+    # The last turn stays marked, with its dice on White's half, until Bob rolls.
+    expect(bob.locator('#board svg [data-key="p12"]')).to_have_attribute("data-last", "from")
+    expect(bob.locator('#board svg [data-key="p8"]')).to_have_attribute("data-last", "to")
+    assert bob.locator("#board svg .last-dice .die").evaluate_all(
+        "els => els.map(e => e.dataset.value)") == ["3", "1"]
+    assert bob.locator("#board svg .last-dice").get_attribute("data-owner") == "theirs"
+    press(bob, "#roll", match_id, hotseat=False)
+    assert bob.locator("#board svg [data-last=to]").count() == 0
+    assert bob.locator("#board svg .last-dice").count() == 0
+    assert bob.locator("#board svg .dice").get_attribute("data-owner") == "mine"
 
 
 def test_the_board_enters_from_the_bar_and_hits_in_a_hitting_game(

@@ -4,7 +4,7 @@
 
 import { API, ApiError, SIDES, api, defaultRules, features, levelsFor, otherSide, ruleSet,
          serverNow } from "./api.js";
-import { Board, applySteps } from "./board.js";
+import { Board, applySteps, stepFor } from "./board.js";
 import { MatchLive } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
@@ -493,6 +493,10 @@ function openMatch(matchId) {
   // the state version it was drafted on; a new state clears it.
   let draft = [];
   let draftVersion = null;
+  // Issue 23 item 1: the last complete turn of the game drawn (from the log), shown on the
+  // board until the next roll; the steps to slide on the next drawing.
+  let lastTurn = null;
+  let slide = null;
 
   const boardHost = h("div", { class: "board-host", id: "board" });
   const title = h("h1", { class: "match-title", id: "match-title" },
@@ -560,6 +564,10 @@ function openMatch(matchId) {
   const rules = () => (match && match.rules) || defaultRules();
   // The drawing's choices (head counter, bar, hit marks) are the rule set's facts.
   const facts = () => ruleSet(rules()) || {};
+  /** A step of `mover`'s in the numbering the board is drawn in (issue 23 item 1). */
+  const viewed = (step, mover) => stepFor(step, mover,
+    match && match.state && match.state.board ? match.state.board.perspective : null,
+    facts().numbering);
   const hasStakes = () => match && match.stakes && match.stakes !== "none";
   const perspectiveQuery = () => {
     // Hotseat: the board turns to the side to move (R33).
@@ -676,6 +684,8 @@ function openMatch(matchId) {
                                          && st.die === step.die);
     if (!found) return;
     draft.push(found);
+    slide = { id: `draft:${draftVersion}:${draft.length}`, steps: [found],
+              side: match.state.turn };
     render();
     if (draftComplete() && stored(AUTO_CONFIRM) === "1") confirm();
     else if (draftComplete()) {
@@ -701,7 +711,7 @@ function openMatch(matchId) {
     const answer = await act("moves", { steps });
     const hit = answer && (answer.applied || []).find((a) => a.hit);
     if (hit) {
-      toast(f(_("Hit! %(step)s: the blot goes to the bar."), { step: stepText(hit) }));
+      toast(f(_("Hit! %(step)s: the blot goes to the bar."), { step: stepText(hit) }), "hit");
       announce.textContent = f(_("Hit on %(point)s: the opponent's checker goes to the bar"),
                                { point: hit.to });
     }
@@ -859,7 +869,14 @@ function openMatch(matchId) {
     }
     if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
       const who2 = m.hotseat && s.turn ? ` (${COLOUR_WORDS[s.turn]})` : "";
-      actions.append(button((resignArmed ? _("Confirm: resign the game") : _("Resign")) + who2,
+      // Issue 23 item 5: the confirm says what it costs (state.resign, the server's score).
+      const cost = s.resign;
+      const armed = cost
+        ? ngettext("Resign: you lose %(count)s point (%(result)s) — press again to confirm",
+                   "Resign: you lose %(count)s points (%(result)s) — press again to confirm",
+                   cost.points, { result: resultWord(cost.result) })
+        : _("Confirm: resign the game");
+      actions.append(button((resignArmed ? armed : _("Resign")) + who2,
         async () => {
           if (!resignArmed) {
             resignArmed = true; render();
@@ -901,6 +918,8 @@ function openMatch(matchId) {
       boardHost.dataset.stop = draft.length ? String(draft[draft.length - 1].next) : "0";
     }
     if (s && s.board) {
+      const sliding = slide;
+      slide = null;
       board.update({
         board: applySteps(s.board, draft),
         legalSteps: canAct && s.phase === "move"
@@ -910,6 +929,11 @@ function openMatch(matchId) {
         diceLeft: left,
         rollOff: s.phase === "roll-off" ? s.roll_off : null,
         headMayLeave: facts().head ? head : 0,
+        diceOwner: s.turn || null,
+        lastMove: s.phase !== "move" && lastTurn && lastTurn.game === s.game
+          ? { side: lastTurn.side, dice: lastTurn.dice,
+              steps: lastTurn.steps.map((st) => viewed(st, lastTurn.side)) } : null,
+        animate: sliding,
         hitting: Boolean(facts().hits),
         head: Boolean(facts().head),
         bar: Boolean(facts().bar),
@@ -982,6 +1006,27 @@ function openMatch(matchId) {
     lateShown = late;
     if (!clockTimer) clockTimer = setInterval(() => { if (!stopped && match) renderClock(); },
                                               250);
+  }
+
+  /** The last complete turn of the game drawn, from its log: drawn as from/to marks with
+   *  its dice until the next roll, and slid onto the board when it is new and not ours. */
+  function noteLastTurn(turns, drawn) {
+    if (!drawn) return;
+    const done = turns.filter((t) => t.number <= drawn.turn && (t.finished_at || t.passed)
+                                     && !(t.number === drawn.turn && drawn.steps !== null));
+    const t = done[done.length - 1];
+    const next = t ? { game: drawn.game, number: t.number, side: t.side, dice: t.dice || [],
+                       steps: t.steps || [] } : null;
+    const key = (x) => (x ? `${x.game}:${x.number}` : "");
+    if (key(next) === key(lastTurn)) return;
+    const first = lastTurn === null && !noteLastTurn.seen;
+    noteLastTurn.seen = true;
+    lastTurn = next;
+    if (next && !first && !mySides().includes(next.side) && next.steps.length) {
+      slide = { id: `turn:${key(next)}`, steps: next.steps.map((st) => viewed(st, next.side)),
+                side: next.side };
+    }
+    if (match) render();
   }
 
   /** How far the drawn state has got in its record: the log is drawn no further, so it
@@ -1077,7 +1122,8 @@ function openMatch(matchId) {
                              "data-game": game.number, "data-turn": t.number },
           h("span", { class: "n" }, `${t.number}.`), " ",
           h("span", { class: `swatch ${t.side}` }), ` ${side(t.side)} ${dice}: `,
-          [steps.map(stepText).join(" "), pass].filter(Boolean).join(" ") || "…"));
+          [steps.map((st) => stepText(viewed(st, t.side))).join(" "), pass]
+            .filter(Boolean).join(" ") || "…"));
       }
       offerLines(Infinity);   // after the last turn: refused, or waiting for its answer
       if (game.winner && current) {
@@ -1088,6 +1134,7 @@ function openMatch(matchId) {
         shown.push(game);
       }
     }
+    noteLastTurn(drawn ? turnsOf.get(drawn.game) || [] : [], drawn);
     if (ahead) {
       aheadReads += 1;
       refetch(0);
@@ -1120,8 +1167,12 @@ function openMatch(matchId) {
       if (e.type === "roll_off") rolledOff = true;
       const mine = mySides().includes(d.side) && !(match && match.hotseat);
       if (e.type === "step" && !mine) {
-        announce.textContent = f(_("%(side)s played %(step)s"),
-                                 { side: side(d.side), step: stepText(d) });
+        const step = stepText(viewed(d, d.side));
+        announce.textContent = f(_("%(side)s played %(step)s"), { side: side(d.side), step });
+        if (d.hit && !(match && match.hotseat)) {
+          toast(f(_("Hit! %(side)s played %(step)s: your checker goes to the bar."),
+                  { side: side(d.side), step }), "hit");
+        }
       } else if (e.type === "pass") {
         announce.textContent = f(_("%(side)s cannot move: %(reason)s"),
                                  { side: side(d.side), reason: reasonText(d.reason) });
@@ -1147,6 +1198,8 @@ function openMatch(matchId) {
         notice.dataset.answer = e.type;
         if (e.type === "accept") toast(text);   // a refusal's toast is the game's result
       } else if (e.type === "roll" && !mine) {
+        // A new turn of theirs: a hit toast of an earlier turn is not about this one.
+        if (toastEl.classList.contains("hit")) toastEl.className = "toast";
         announce.textContent = f(_("%(side)s rolled %(dice)s"),
                                  { side: side(d.side), dice: (d.dice || []).join("-") });
       }
