@@ -285,6 +285,8 @@ def test_a_hotseat_long_nardy_game_through_the_page(
     assert match["score"] == {"white": 2, "black": 0}
     expect(page.locator("#result")).to_contain_text("Game 1: White wins 2 points — mars")
     expect(page.locator("#result")).to_contain_text("Match over: White wins 2–0")
+    # Issue 23 item 9: the rule set's explanation of the mars (GET rules/).
+    expect(page.locator("#result")).to_contain_text("The loser had borne off no checker (R29).")
     expect(page.locator("#log .game-result")).to_have_text("Game 1: White wins 2 points — mars")
     expect(page.locator("#status")).to_have_text("Match over: White wins 2–0.")
     assert page.locator("#rematch").is_visible()
@@ -328,6 +330,7 @@ def test_the_narrow_board_folds_the_head_above_home(
     assert head["x"] + head["width"] <= 390
     assert all(b["y"] > head["y"] for b in home_row)
     page.click('#board svg [data-key="p24"]')
+    page.wait_for_selector('#board svg .pt.landing')
     assert keys_shown(page, ".landing") == {"p18", "p19"}
     shot(page, "long-nardy-phone")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import PASSWORD
+from tests.web.conftest import PASSWORD, shot
 from tests.web.test_browser import create, login, match_id_of, press, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,6 +61,18 @@ def test_the_opponents_turn_slides_in_unless_reduced_motion(
     # Bob's turn slides in on Alice's board (one chain per checker moved).
     before = animated(alice)
     press(bob, "#roll", match_id, hotseat=False)
+    # Item 6: Black's head counter is drawn at Black's head (Alice's 12), clear of the dice.
+    badge = alice.locator("#board svg .head-badge")
+    badge.wait_for()
+    assert (badge.get_attribute("data-point"), badge.get_attribute("data-owner")) == (
+        "12", "theirs")
+    assert alice.locator("#board svg .dice").get_attribute("data-owner") == "theirs"
+    assert alice.evaluate("""() => {
+        const r = document.querySelector('#board svg .head-badge rect').getBoundingClientRect();
+        return [...document.querySelectorAll('#board svg .die rect')].every(d => {
+          const b = d.getBoundingClientRect();
+          return b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom;
+        }); }""")
     bob.click('#board svg [data-key="p24"]')
     bob.click('#board svg [data-key="p19"]')
     bob.click('#board svg [data-key="p19"]')
@@ -71,6 +83,8 @@ def test_the_opponents_turn_slides_in_unless_reduced_motion(
     # In Alice's numbering Black's 24/19 19/17 is 12/7 7/5.
     alice.wait_for_selector('#log .turn.black:has-text("12/7 7/5")')
     assert alice.locator('#board svg [data-key="p12"]').get_attribute("data-last") == "from"
+    alice.wait_for_timeout(600)   # the slide is over
+    shot(alice, "last-move")
 
 
 def test_the_resign_confirm_says_what_it_costs(

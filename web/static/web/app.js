@@ -5,7 +5,7 @@
 import { API, ApiError, SIDES, api, defaultRules, features, levelsFor, otherSide, ruleSet,
          serverNow } from "./api.js";
 import { Board, applySteps, stepFor } from "./board.js";
-import { MatchLive } from "./live.js";
+import { MatchLive, wake } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const app = document.getElementById("app");
@@ -85,6 +85,22 @@ async function attempt(fn, { quiet = false } = {}) {
 
 // The opt-in auto-confirm of a drafted turn, remembered in this browser.
 const AUTO_CONFIRM = "nard.autoConfirm";
+const SOUND = "nard.sound";   // issue 23 item 9: a beep when it is your move (off by default)
+const PAGE_TITLE = document.title;
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch { /* no audio here */ }
+  document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+}
 const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
 const store = (key, value) => { try { localStorage.setItem(key, value); } catch { /* private */ } };
 
@@ -299,6 +315,7 @@ function openLobby() {
   let streaming = false;
   let retry = null;
   const lists = h("div", { class: "lists" });
+  const waiting = new Map();   // our matches' statuses at the last refresh
   const lobbyLive = h("p", { class: "lobby-live", id: "lobby-live", "data-mode": "polling",
                              "aria-live": "polite" }, "");
   const root = h("section", { class: "lobby", "aria-label": _("Lobby") });
@@ -411,6 +428,12 @@ function openLobby() {
     const invitations = results(mine).filter((m) => m.status === "invited" && m.invited === me);
     const seeks = results(open);
     const myMatches = results(mine).filter((m) => !(m.status === "invited" && m.invited === me));
+    // Issue 23 item 9: our invitation or seek was just accepted: to the match.
+    const started = myMatches.find((m) => m.status === "active"
+                                          && ["invited", "open"].includes(waiting.get(m.id)));
+    waiting.clear();
+    for (const m of myMatches) waiting.set(m.id, m.status);
+    if (started) { go(`#/match/${started.id}`); return; }
     const post = (path, then) => async () => {
       const answer = await attempt(() => api.post(path, {}));
       if (answer) then(answer);
@@ -467,6 +490,25 @@ function resultName(game) {
   return game.mars ? _("mars") : _("single");
 }
 
+/** "You won 2–0", "You lost 0–2", "Black wins 2–0" (issue 23 item 9): from the viewer's
+ *  side when it plays (not in hotseat), else by colour, the winner's score first. */
+function matchOutcome(m) {
+  const score = m.score || { white: 0, black: 0 };
+  const won = score[m.winner], lost = score[otherSide(m.winner)];
+  const mine = !m.hotseat && me ? SIDES.find((c) => m[c] === me) : null;
+  if (mine === m.winner) return f(_("you won %(mine)s–%(theirs)s"), { mine: won, theirs: lost });
+  if (mine) return f(_("you lost %(mine)s–%(theirs)s"), { mine: lost, theirs: won });
+  return f(_("%(side)s wins %(won)s–%(lost)s"), { side: side(m.winner), won, lost });
+}
+
+/** The rule set's one-line explanation of a game's result (GET rules/ results[]). */
+function resultExplanation(game, rules) {
+  const d = ruleSet(rules);
+  const kind = d && (d.results || []).find((r) => r.name === game.result);
+  return kind && kind.explanation && game.end_reason !== "resigned" && (kind.worth ?? kind.points) > 1
+    ? _(kind.explanation) : "";
+}
+
 function resultSentence(game) {
   return ngettext("Game %(n)s: %(side)s wins %(count)s point — %(result)s",
                   "Game %(n)s: %(side)s wins %(count)s points — %(result)s", game.points,
@@ -497,6 +539,7 @@ function openMatch(matchId) {
   // board until the next roll; the steps to slide on the next drawing.
   let lastTurn = null;
   let slide = null;
+  let ourMove = null;   // the last render's "it is our move" (tab title, sound)
 
   const boardHost = h("div", { class: "board-host", id: "board" });
   const title = h("h1", { class: "match-title", id: "match-title" },
@@ -507,6 +550,7 @@ function openMatch(matchId) {
   const notice = h("p", { class: "notice", id: "notice", role: "status", hidden: true });
   const headCounter = h("p", { class: "head-counter", id: "head-counter", hidden: true });
   const diceLeft = h("p", { class: "dice-left", id: "dice-left" });
+  const pipsLine = h("p", { class: "pips", id: "pips" });
   const stakeLine = h("p", { class: "stake", id: "stake", hidden: true });
   const clockLine = h("p", { class: "clock", id: "clock", hidden: true, "aria-live": "off" });
   const dieChoice = h("div", { class: "die-choice", id: "die-choice", hidden: true,
@@ -518,7 +562,7 @@ function openMatch(matchId) {
   const log = h("ol", { class: "log", id: "log", "aria-label": _("Move log") });
   const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
   const panel = h("aside", { class: "panel", "aria-label": _("Match") }, title, players,
-    statusLine, notice, result, clockLine, stakeLine, diceLeft, headCounter, dieChoice, actions,
+    statusLine, notice, result, clockLine, stakeLine, pipsLine, diceLeft, headCounter, dieChoice, actions,
     liveLine,
     h("h2", {}, _("Moves")), log, announce);
   app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
@@ -568,6 +612,30 @@ function openMatch(matchId) {
   const viewed = (step, mover) => stepFor(step, mover,
     match && match.state && match.state.board ? match.state.board.perspective : null,
     facts().numbering);
+  /** Issue 23 item 7: each side's pip count — the pips to bear every checker off (a
+   *  checker on the bar counts 25), or, in a rule set that does not bear off (GET rules/
+   *  `bears_off`), the pips to bring every checker home (`home`). In `board`'s
+   *  numbering for its side; the other side's points read through `numbering`. */
+  function pips(shown) {
+    const d = facts();
+    const homeTop = d.bears_off === false && Array.isArray(d.home) && d.home.length
+      ? Math.max(...d.home) : 0;
+    const own = shown.perspective;
+    const count = { [own]: 0, [otherSide(own)]: 0 };
+    const dist = (p) => Math.max(0, p - homeTop);
+    for (const [key, n] of Object.entries(shown.points || {})) {
+      const p = Number(key);
+      if (n > 0) count[own] += n * dist(p);
+      else if (n < 0) {
+        const theirs = stepFor({ from: p, to: p }, own, otherSide(own), d.numbering).from;
+        count[otherSide(own)] += -n * dist(theirs);
+      }
+    }
+    const bar = shown.bar || {};
+    count[own] += (bar.mine || 0) * dist(25);
+    count[otherSide(own)] += (bar.theirs || 0) * dist(25);
+    return { counts: count, home: Boolean(homeTop) };
+  }
   const hasStakes = () => match && match.stakes && match.stakes !== "none";
   const perspectiveQuery = () => {
     // Hotseat: the board turns to the side to move (R33).
@@ -591,11 +659,44 @@ function openMatch(matchId) {
     render();
   }
 
+  // Issue 23 item 4: a failed read means the board may be stale: "reconnecting…" until
+  // a read succeeds again, retried with back-off (1, 2, 4, 8 s) and at once when the
+  // network comes back or the tab is shown again.
+  let readFailures = 0;
+  function showLive() {
+    const status = readFailures ? "reconnecting" : live ? live.status || "connecting" : "connecting";
+    const mode = live ? live.mode : null;
+    liveLine.dataset.state = status;
+    liveLine.dataset.mode = mode || "";
+    liveLine.textContent = status === "live"
+      ? (mode === "stream" ? _("● live") : mode === "poll" ? _("● live (long poll)")
+        : _("● live (polling)"))
+      : status === "connecting" ? _("connecting…") : _("reconnecting…");
+  }
+
   async function load() {
-    const data = await attempt(() => api.get(`matches/${matchId}/${perspectiveQuery()}`));
-    if (data) accept(data);
+    const data = await attempt(() => api.get(`matches/${matchId}/${perspectiveQuery()}`),
+                               { quiet: readFailures > 0 });
+    if (stopped) return;
+    if (data) {
+      const was = readFailures;
+      readFailures = 0;
+      accept(data);
+      if (was) showLive();
+    } else {
+      readFailures += 1;
+      showLive();
+      refetch(Math.min(8000, 1000 * 2 ** (readFailures - 1)));
+      return;
+    }
     loadLog();
   }
+  const reread = () => { if (!stopped) { wake(); refetch(0); } };
+  const onVisible = () => { if (document.visibilityState === "visible") reread(); };
+  window.addEventListener("online", reread);
+  const onOffline = () => { if (!stopped) { readFailures += 1; showLive(); } };
+  window.addEventListener("offline", onOffline);
+  document.addEventListener("visibilitychange", onVisible);
 
   function refetch(delay = 60) {
     clearTimeout(refetchTimer);
@@ -764,8 +865,7 @@ function openMatch(matchId) {
                                               { name: m.invited });
     else if (m.status === "aborted") text = _("This match was called off.");
     else if (m.status === "finished") {
-      text = f(_("Match over: %(side)s wins %(white)s–%(black)s."),
-               { side: side(m.winner), ...m.score });
+      text = f(_("Match over: %(outcome)s."), { outcome: matchOutcome(m) });
     } else if (s) {
       const you = canAct && !m.hotseat;
       if (s.phase === "roll-off") {
@@ -798,6 +898,13 @@ function openMatch(matchId) {
     }
     statusLine.textContent = text;
 
+    // Issue 23 item 9: the tab says when it is our move (not in hotseat), with a beep
+    // when the player asked for one.
+    const moveNow = Boolean(canAct && !m.hotseat && s && s.phase !== "roll-off");
+    document.title = moveNow ? `● ${_("Your move")} — ${PAGE_TITLE}` : PAGE_TITLE;
+    if (moveNow && ourMove === false && stored(SOUND) === "1") beep();
+    ourMove = moveNow;
+
     // R13: the head counter while a checker may still leave the head.
     const here = stop();
     const left = here ? here.dice_left : s && s.dice_left;
@@ -822,6 +929,29 @@ function openMatch(matchId) {
       stakeLine.dataset.crawford = crawford ? "true" : "false";
     }
     renderClock();
+    pipsLine.hidden = !(s && s.board);
+    if (s && s.board) {
+      const counted = pips(applySteps(s.board, draft));
+      pipsLine.textContent = f(counted.home ? _("To home: White %(white)s · Black %(black)s")
+                                            : _("Pips: White %(white)s · Black %(black)s"),
+                               counted.counts);
+      pipsLine.dataset.white = counted.counts.white;
+      pipsLine.dataset.black = counted.counts.black;
+    }
+    // Issue 23 item 7: while the computer has the move, say so.
+    const computerSide = (c) => !m.hotseat && !sides.includes(c)
+      && (bots.get(m[c]) || isComputer(m[c]));
+    const computerActs = s && m.status === "active"
+      && (((s.phase === "roll" || s.phase === "move") && s.turn && computerSide(s.turn))
+          || (s.phase === "roll-off" && SIDES.some((c) => computerSide(c)
+              && (ro[c] === null || ro[c] === undefined || (ro.white && ro.white === ro.black)))
+              && sides.every((c) => ro[c] !== null && ro[c] !== undefined)));
+    if (computerActs) {
+      statusLine.textContent = _("The computer is thinking…");
+      statusLine.dataset.thinking = "true";
+    } else {
+      delete statusLine.dataset.thinking;
+    }
 
     actions.replaceChildren();
     if (canAct && (s.phase === "roll" || s.phase === "roll-off")) {
@@ -905,6 +1035,12 @@ function openMatch(matchId) {
       actions.append(button(_("Cancel"), () => act("cancel"), { id: "cancel" }));
     }
     actions.append(h("a", { class: "button link", href: "#/" }, _("Lobby")));
+    if (!m.hotseat && sides.length && m.status === "active") {
+      actions.append(h("label", { class: "sound" }, h("input", {
+        type: "checkbox", id: "sound", checked: stored(SOUND) === "1",
+        onchange: (e) => { store(SOUND, e.target.checked ? "1" : "0"); if (e.target.checked) beep(); },
+      }), " ", _("Sound on your move")));
+    }
 
     // For tests and scripts: what the page is showing, without parsing the SVG.
     boardHost.dataset.status = m.status;
@@ -929,6 +1065,10 @@ function openMatch(matchId) {
         diceLeft: left,
         rollOff: s.phase === "roll-off" ? s.roll_off : null,
         headMayLeave: facts().head ? head : 0,
+        headOwner: s.turn || null,
+        numbering: facts().numbering,
+        stake: hasStakes() ? { value: s.stake ?? 1, holder: s.may_offer,
+                               label: stakeLine.textContent } : null,
         diceOwner: s.turn || null,
         lastMove: s.phase !== "move" && lastTurn && lastTurn.game === s.game
           ? { side: lastTurn.side, dice: lastTurn.dice,
@@ -1140,8 +1280,8 @@ function openMatch(matchId) {
       refetch(0);
     }
     if (match && match.status === "finished") {
-      parts.push(h("li", { class: "match-result" }, f(_("Match: %(side)s wins %(white)s–%(black)s"),
-                                                     { side: side(match.winner), ...match.score })));
+      parts.push(h("li", { class: "match-result" }, f(_("Match: %(outcome)s"),
+                                                     { outcome: matchOutcome(match) })));
     }
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
     log.replaceChildren(...parts);
@@ -1151,11 +1291,12 @@ function openMatch(matchId) {
     if (last && (!match || match.status === "finished" || last.number === newest - 1
                  || last.number === newest)) {
       result.hidden = false;
+      const why = resultExplanation(last, rules());
       result.textContent = resultSentence(last)
         + (match && match.status === "finished"
-          ? ". " + f(_("Match over: %(side)s wins %(white)s–%(black)s."),
-                     { side: side(match.winner), ...match.score })
-          : ".");
+          ? ". " + f(_("Match over: %(outcome)s."), { outcome: matchOutcome(match) })
+          : ".") + (why ? ` ${why}` : "");
+      result.dataset.explanation = why;
     } else {
       result.hidden = true;
     }
@@ -1230,13 +1371,8 @@ function openMatch(matchId) {
     live = new MatchLive(matchId, {
       after: await lastSeq(),
       onEvents,
-      onStatus(status, mode) {
-        liveLine.dataset.state = status;
-        liveLine.dataset.mode = mode;
-        liveLine.textContent = status === "live"
-          ? (mode === "stream" ? _("● live") : mode === "poll" ? _("● live (long poll)")
-            : _("● live (polling)"))
-          : _("reconnecting…");
+      onStatus(status) {
+        showLive();
         if (status === "live") refetch(0);   // whatever happened while we were away
       },
     });
@@ -1252,6 +1388,10 @@ function openMatch(matchId) {
   return {
     stop() {
       stopped = true;
+      document.title = PAGE_TITLE;
+      window.removeEventListener("online", reread);
+      window.removeEventListener("offline", onOffline);
+      document.removeEventListener("visibilitychange", onVisible);
       clearTimeout(refetchTimer);
       clearInterval(clockTimer);
       clearInterval(presenceTimer);

@@ -47,7 +47,7 @@ const escapeText = (s) => String(s).replace(/[&<>"]/g, (c) => (
 /** Screen geometry for every place of the board, in one side's numbering. */
 export function layout(narrow) {
   const places = {};
-  let width, height, dice, diceTheirs, labels = [];
+  let width, height, dice, diceTheirs, cube, labels = [];
   const point = (p, x, base, dir, row) => {
     places["p" + p] = { kind: "point", point: p, x, base, dir, len: row, w: PW,
                         cx: x + PW / 2, cy: base + dir * row / 2 };
@@ -74,8 +74,10 @@ export function layout(narrow) {
                    cx: trayX + TRAY / 2, cy: M + ROW + GAP + ROW / 2, dir: -1 };
     width = trayX + TRAY + M;
     height = bottom + M;
-    dice = { cx: M + 6 * PW + BAR + 3 * PW, cy: M + ROW + GAP / 2 };
-    diceTheirs = { cx: M + 3 * PW, cy: M + ROW + GAP / 2 };
+    // The dice keep clear of the heads' corners (the head counter is drawn there).
+    dice = { cx: M + 6 * PW + BAR + 2.5 * PW, cy: M + ROW + GAP / 2 };
+    diceTheirs = { cx: M + 3.5 * PW, cy: M + ROW + GAP / 2 };
+    cube = { cx: M + 6 * PW + BAR / 2, cy: M + ROW + GAP / 2 };
     places.felt = [{ x: M, y: M, w: 6 * PW, h: 2 * ROW + GAP },
                    { x: M + 6 * PW + BAR, y: M, w: 6 * PW, h: 2 * ROW + GAP }];
     places.frame = { x: 0, y: 0, w: M + 12 * PW + BAR + M, h: height };
@@ -105,13 +107,14 @@ export function layout(narrow) {
                    cy: lowerTop + half / 2, dir: -1 };
     width = trayX + TRAY - 6 + M;
     height = lowerTop + half + M;
-    dice = { cx: M + 3 * PW, cy: lowerTop + ROW + GAP / 2 };
-    diceTheirs = { cx: M + 3 * PW, cy: M + ROW + GAP / 2 };
+    dice = { cx: M + 2.5 * PW, cy: lowerTop + ROW + GAP / 2 };
+    diceTheirs = { cx: M + 3.5 * PW, cy: M + ROW + GAP / 2 };
+    cube = { cx: trayX + 30, cy: M + half + STRIP / 2 };
     places.felt = [{ x: M, y: M, w: 6 * PW, h: half }, { x: M, y: lowerTop, w: 6 * PW, h: half }];
     places.frame = { x: 0, y: 0, w: M + 6 * PW + M, h: height };
     places.strip = { x: M, y: M + half, w: 6 * PW, h: STRIP };
   }
-  return { places, width, height, dice, diceTheirs, labels, narrow };
+  return { places, width, height, dice, diceTheirs, cube, labels, narrow };
 }
 
 const PIPS = {
@@ -487,13 +490,35 @@ export class Board {
     }
 
     // R13: the head counter, beside the head, in Long Nardy.
+    // Issue 23 item 6: the counter is the side to move's, drawn at *its* head (the
+    // opponent's is our 24 in its numbering), on the outer side of the head's point, so
+    // it never lies over the dice (drawn towards the middle of each half).
     if (this.data.headMayLeave > 0) {
-      const head = g.places.p24;
-      const y = head.base + head.len + 16;
-      parts.push(`<g class="head-badge" aria-hidden="true"><rect x="${head.x - 44}" y="${y - 15}"
-        width="${PW + 44}" height="22" rx="11"/><text x="${head.x + PW / 2 - 22}" y="${y + 1}"
+      const owner = this.data.headOwner || mine;
+      const at = stepFor({ from: 24, to: 24 }, owner, mine, this.data.numbering).from;
+      const head = g.places["p" + at];
+      const width = PW + 44;
+      const right = head.cx > g.places.frame.w / 2;
+      const x = right ? head.x + PW - width : head.x;
+      const y = head.base + head.dir * (head.len + 16);
+      parts.push(`<g class="head-badge" data-point="${at}" data-owner="${owner === mine
+        ? "mine" : "theirs"}" aria-hidden="true"><rect x="${x}" y="${y - 15}" width="${width}"
+        height="22" rx="11"/><text x="${x + width / 2}" y="${y + 1}"
         text-anchor="middle">${escapeText(fmt(_("%(count)s may leave"),
                                               { count: this.data.headMayLeave }))}</text></g>`);
+    }
+
+    // Issue 23 item 7: the stake on the board, with its value and who may raise it
+    // (the cube, or dave's stake): in the middle, or towards its holder's side.
+    if (this.data.stake) {
+      const st = this.data.stake;
+      const shift = st.holder === mine ? 1 : st.holder === theirs ? -1 : 0;
+      const cx = g.cube.cx, cy = g.cube.cy + shift * 8, size = 34;
+      parts.push(`<g class="cube" role="img" data-stake="${st.value}" data-holder="${
+        st.holder === mine ? "mine" : st.holder === theirs ? "theirs" : st.holder || ""}"
+        aria-label="${escapeText(st.label)}"><rect x="${cx - size / 2}" y="${cy - size / 2}"
+        width="${size}" height="${size}" rx="6" class="cube-face"/><text x="${cx}" y="${cy + 7}"
+        text-anchor="middle" class="cube-value">${escapeText(st.value)}</text></g>`);
     }
 
     const view = mine === "white" ? _("White's view") : _("Black's view");
