@@ -25,7 +25,7 @@ from games.models import (
     side_of,
 )
 from games.models import Turn as TurnRecord
-from games.transitions import legal_steps_json
+from games.transitions import game_points, legal_steps_json
 from nardy import (
     RULESETS,
     SIDE_NAMES,
@@ -37,6 +37,7 @@ from nardy import (
     format_play,
     other,
     ruleset,
+    stakes,
 )
 from nardy.record import FORMAT as RECORD_FORMAT
 from nardy.record import format_record
@@ -78,6 +79,54 @@ def default_perspective(match: Match, game: Game | None, viewer: Any) -> Side:
     return WHITE
 
 
+def legal_tree(turn: Turn) -> list[shapes.Stop]:
+    """Issue 23 item 2: every way to finish the turn from ``turn``, as a graph of stops.
+
+    Stop 0 is ``turn``; each legal step (R24/H11: only steps that begin a complete play)
+    leads to the stop after it. Two orders of the same steps reach the same stop (the
+    same checkers moved with the same dice: the same position, dice and head count), so
+    the stops are shared and a double's four steps stay a few hundred stops.
+    """
+    stops: list[shapes.Stop] = []
+    index: dict[tuple[tuple[int, int, int], ...], int] = {}
+
+    def visit(state: Turn, played: tuple[tuple[int, int, int], ...]) -> int:
+        key = tuple(sorted(played))
+        if key in index:
+            return index[key]
+        number = index[key] = len(stops)
+        stop: shapes.Stop = {"steps": [], "dice_left": list(state.dice_left),
+                             "head_may_leave": state.head_may_leave()}
+        stops.append(stop)
+        for step in state.legal_steps():
+            hit = state.hits(step)
+            after = visit(state.apply(step), (*played, (step.src, step.dst, step.die)))
+            stop["steps"].append({"from": step.src, "to": step.dst, "die": step.die,
+                                  "hit": hit, "next": after})
+        return number
+
+    visit(turn, ())
+    return stops
+
+
+def resign_cost(match: Match, game: Game, position: Any, viewer: Any,
+                ) -> shapes.ResignCost | None:
+    """Issue 23 item 5: what resigning now would cost the side the viewer may resign for
+    (their own; in hotseat the side in turn), as the server would score it (R30/H16,
+    times the stake, S6). ``None`` for a spectator and outside play."""
+    sides = match.sides_of(viewer)
+    if (match.status != MatchStatus.ACTIVE or not sides
+            or game.phase not in (GamePhase.ROLL, GamePhase.MOVE, GamePhase.OFFER)):
+        return None
+    side = sides[0] if len(sides) == 1 else side_of(game.turn) if game.turn else None
+    if side is None:
+        return None
+    outcome = match.ruleset.resign_outcome(position, side)
+    points, _mars = game_points(match, game, outcome, EndReason.RESIGNED)
+    result = outcome.result if stakes.mars_counts(match.stakes) else "single"
+    return {"side": color_of(side), "points": points, "result": result}
+
+
 SEARCH: Final = object()
 """``state=SEARCH``: read the turn from the snapshot and search its legal steps."""
 
@@ -102,11 +151,13 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
     if active and game.phase == GamePhase.MOVE:
         turn = game.turn_state() if state is SEARCH else state  # type: ignore[assignment]
     legal: list[shapes.Step] = []
+    tree: list[shapes.Stop] = []
     head = 0
     if turn is not None and search:
         head = turn.head_may_leave()
         if turn.side in match.sides_of(viewer):
             legal = legal_steps_json(turn)
+            tree = legal_tree(turn)
     phase = GamePhase.FINISHED if match.status == MatchStatus.FINISHED else game.phase
     position = turn.position if turn is not None else game.position
     return {
@@ -118,6 +169,8 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "head_may_leave": head,
         "board": board_json(position, perspective),
         "legal_steps": legal,
+        "legal_tree": tree,
+        "resign": resign_cost(match, game, position, viewer) if search else None,
         "version": match.version,
         "roll_off": {"white": game.rolloff_white, "black": game.rolloff_black},
         "first_turn": {"white": game.white_first_turn, "black": game.black_first_turn},

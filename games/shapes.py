@@ -56,6 +56,31 @@ Step = TypedDict("Step", {
 })
 """The one step shape (``transitions.step_json``): the API, the events, the records."""
 
+TreeStep = TypedDict("TreeStep", {
+    "from": Annotated[int, Doc("25: from the bar.")],
+    "to": Annotated[int, Doc("0: borne off.")],
+    "die": int,
+    "hit": Annotated[bool, Doc("The step hits a blot (H7); always false in Long Nardy.")],
+    "next": Annotated[int, Doc("The index in `legal_tree` of the stop this step leads to.")],
+})
+"""A step of ``legal_tree``: a legal step and the stop it leads to."""
+
+
+class ResignCost(TypedDict):
+    """Issue 23 item 5: what resigning now costs (R30/H16 times the stake, S6)."""
+    side: Colour
+    points: Annotated[int, Doc("The points the other side would win.")]
+    result: Annotated[str, Doc("The result the resignation concedes (`single`, `mars`, "
+                               "`gammon`, …; `single` with dave, where mars does not count).")]
+
+
+class Stop(TypedDict):
+    """One stop of the turn being played (issue 23 item 2): what may be played next."""
+    steps: Annotated[list[TreeStep], Doc("The legal next steps (forced-play rules "
+                                         "included); empty once the turn is complete.")]
+    dice_left: list[int]
+    head_may_leave: Annotated[int, Doc("RULES R13 at this stop.")]
+
 
 class Off(TypedDict):
     mine: Checkers
@@ -155,6 +180,16 @@ class State(TypedDict):
     board: Board
     legal_steps: Annotated[list[Step], Doc("RULES R24; empty for anyone but the side to "
                                            "move, and in lists of matches.")]
+    legal_tree: Annotated[list[Stop], Doc(
+        "Issue 23 item 2: the rest of the turn as stops, for a page that drafts the whole "
+        "turn before sending it: stop 0 is now (its steps are `legal_steps`), each step "
+        "names the stop it leads to; every path to a stop without steps is one complete "
+        "legal play (R19-R24, H11). In the mover's numbering, for the side to move only; "
+        "empty for anyone else, outside the move phase and in lists of matches.")]
+    resign: Annotated[ResignCost | None, Doc(
+        "What resigning the game now would cost the side the viewer may resign for (its "
+        "own; in hotseat the side in turn); `null` for spectators, outside play and in "
+        "lists of matches.")]
     version: int
     roll_off: RollOff
     first_turn: FirstTurn

@@ -77,12 +77,30 @@ def settle(page: Any, match_id: int, hotseat: bool = False) -> dict[str, Any]:
 
 
 def press(page: Any, selector: str, match_id: int, hotseat: bool = True) -> dict[str, Any]:
-    """Click something that changes the match; wait until the page shows the change."""
-    version = page.locator("#board").get_attribute("data-version")
+    """Click something that changes the match; wait until the page shows the change. A
+    landing is a step of the drafted turn (issue 23 item 2): the turn's last one is sent
+    with Done; before that the match on the server is unchanged."""
+    host = page.locator("#board")
+    version = host.get_attribute("data-version")
+    drafted = host.get_attribute("data-draft") or "0"
     page.click(selector)
-    page.wait_for_function("v => document.querySelector('#board').dataset.version !== v",
-                           arg=version)
+    page.wait_for_function("""([v, d]) => {
+        const b = document.querySelector('#board');
+        return b.dataset.version !== v || (b.dataset.draft || '0') !== d; }""",
+                           arg=[version, drafted])
+    if host.get_attribute("data-version") == version:
+        done = page.locator("#done")
+        if not (done.count() and done.is_enabled()):
+            return settle(page, match_id, hotseat)   # a step of a turn not complete yet
+        done.click()
+        page.wait_for_function("v => document.querySelector('#board').dataset.version !== v",
+                               arg=version)
     return settle(page, match_id, hotseat)
+
+
+def drafted_stop(page: Any, match: dict[str, Any]) -> dict[str, Any]:
+    """The stop of ``state.legal_tree`` the page's drafted turn has reached."""
+    return match["state"]["legal_tree"][int(page.locator("#board").get_attribute("data-stop"))]
 
 
 def keys_shown(page: Any, css: str) -> set[str]:
@@ -149,37 +167,52 @@ def play_turn(page: Any, match_id: int, *, hotseat: bool = True, keyboard: bool 
     match = settle(page, match_id, hotseat)
     while match["status"] == "active" and match["state"]["phase"] == "move":
         state = match["state"]
-        steps = state["legal_steps"]
-        assert steps, state
-        assert page.locator("#board svg").get_attribute("data-perspective") == state["turn"]
-        assert keys_shown(page, ".source") == {key(s["from"]) for s in steps}
-        assert keys_shown(page, ".landing") == set()
-        head = state["head_may_leave"]
-        counter = page.locator("#head-counter")
-        if head:
-            assert counter.inner_text() == f"{head} may leave"
-        else:
-            assert not counter.is_visible()
-        dice_left = ", ".join(str(d) for d in state["dice_left"])
-        assert page.inner_text("#dice-left") == f"Dice left: {dice_left}"
-        step = steps[0]
+        tree = state["legal_tree"]
+        assert [{k: v for k, v in s.items() if k != "next"} for s in tree[0]["steps"]] == \
+            state["legal_steps"]
+        stop, drafted = tree[0], 0
+        while stop["steps"]:
+            steps = stop["steps"]
+            assert page.locator("#board svg").get_attribute("data-perspective") == state["turn"]
+            assert keys_shown(page, ".source") == {key(s["from"]) for s in steps}
+            assert keys_shown(page, ".landing") == set()
+            head = stop["head_may_leave"]
+            counter = page.locator("#head-counter")
+            if head:
+                assert counter.inner_text() == f"{head} may leave"
+            else:
+                assert not counter.is_visible()
+            dice_left = ", ".join(str(d) for d in stop["dice_left"])
+            assert page.inner_text("#dice-left") == f"Dice left: {dice_left}"
+            step = steps[0]
+            if keyboard:
+                keyboard_press(page, key(step["from"]))
+            else:
+                page.click(f'#board svg [data-key="{key(step["from"])}"]')
+            assert keys_shown(page, ".selected") == {key(step["from"])}
+            assert keys_shown(page, ".landing") == {
+                key(s["to"]) for s in steps if s["from"] == step["from"]}
+            label = page.locator(f'#board svg [data-key="{key(step["to"])}"]').get_attribute(
+                "aria-label")
+            assert re.search(r"legal landing(, hits)?$", label), label
+            if shots:
+                shot(page, shots)
+                shots = None
+            if keyboard:
+                keyboard_press(page, key(step["to"]))
+            else:
+                page.click(f'#board svg [data-key="{key(step["to"])}"]')
+            drafted += 1
+            page.wait_for_function("n => document.querySelector('#board').dataset.draft === n",
+                                   arg=str(drafted))
+            stop = tree[step["next"]]
+        # The turn is complete: Done sends it (issue 23 item 2); by keyboard the focus
+        # is already on it.
         if keyboard:
-            keyboard_press(page, key(step["from"]))
+            assert page.evaluate("() => document.activeElement.id") == "done"
+            page.keyboard.press("Enter")
         else:
-            page.click(f'#board svg [data-key="{key(step["from"])}"]')
-        assert keys_shown(page, ".selected") == {key(step["from"])}
-        assert keys_shown(page, ".landing") == {
-            key(s["to"]) for s in steps if s["from"] == step["from"]}
-        label = page.locator(f'#board svg [data-key="{key(step["to"])}"]').get_attribute(
-            "aria-label")
-        assert re.search(r"legal landing(, hits)?$", label), label
-        if shots:
-            shot(page, shots)
-            shots = None
-        if keyboard:
-            keyboard_press(page, key(step["to"]))
-        else:
-            page.click(f'#board svg [data-key="{key(step["to"])}"]')
+            page.click("#done")
         page.wait_for_function("v => document.querySelector('#board').dataset.version !== v",
                                arg=str(state["version"]))
         match = settle(page, match_id, hotseat)
@@ -221,7 +254,8 @@ def test_a_hotseat_long_nardy_game_through_the_page(
     page.click('#board svg [data-key="p24"]')
     assert keys_shown(page, ".landing") == {"p18"}
     match = press(page, '#board svg [data-key="p18"]', match_id)
-    assert match["state"]["board"]["points"]["18"] == 1
+    # A step of the draft (issue 23 item 2): drawn, counted, not sent yet.
+    assert match["state"]["board"]["points"].get("18", 0) == 0
     assert page.locator('#board svg [data-key="p18"]').get_attribute("data-count") == "1"
     assert page.inner_text("#head-counter") == "1 may leave"
     page.click('#board svg [data-key="p24"]')
@@ -251,6 +285,8 @@ def test_a_hotseat_long_nardy_game_through_the_page(
     assert match["score"] == {"white": 2, "black": 0}
     expect(page.locator("#result")).to_contain_text("Game 1: White wins 2 points — mars")
     expect(page.locator("#result")).to_contain_text("Match over: White wins 2–0")
+    # Issue 23 item 9: the rule set's explanation of the mars (GET rules/).
+    expect(page.locator("#result")).to_contain_text("The loser had borne off no checker (R29).")
     expect(page.locator("#log .game-result")).to_have_text("Game 1: White wins 2 points — mars")
     expect(page.locator("#status")).to_have_text("Match over: White wins 2–0.")
     assert page.locator("#rematch").is_visible()
@@ -294,6 +330,7 @@ def test_the_narrow_board_folds_the_head_above_home(
     assert head["x"] + head["width"] <= 390
     assert all(b["y"] > head["y"] for b in home_row)
     page.click('#board svg [data-key="p24"]')
+    page.wait_for_selector('#board svg .pt.landing')
     assert keys_shown(page, ".landing") == {"p18", "p19"}
     shot(page, "long-nardy-phone")
 
@@ -336,14 +373,12 @@ def test_two_players_see_each_other_live(
     assert_own_head_top_right(bob)
     assert bob.locator('#board svg [data-key="p24"]').get_attribute("data-colour") == "black"
 
-    # Alice plays 24/21; Bob sees it without a reload: White's 21 is Black's 9 (R2).
+    # Alice drafts 24/21: a draft is hers alone (issue 23 item 2), Bob sees nothing yet.
     alice.click('#board svg [data-key="p24"]')
     alice.click('#board svg [data-key="p21"]')
-    # Without a reload (the stream, or its polling); how fast is bench.streams' to measure.
-    bob.wait_for_selector('#board svg [data-key="p9"][data-count="1"][data-colour="white"]',
-                          timeout=10_000)
-    # The board may be drawn from a state read before the step's own event comes.
-    expect(bob.locator("#announce")).to_contain_text("played 24/21", timeout=5000)
+    assert alice.locator('#board svg [data-key="p21"]').get_attribute("data-count") == "1"
+    assert alice.locator("#done").is_disabled()
+    assert bob.locator('#board svg [data-key="p9"]').get_attribute("data-count") == "0"
 
     # A cut: Bob's page says so, and after it catches up from the last event seen.
     bob.context.set_offline(True)
@@ -357,7 +392,21 @@ def test_two_players_see_each_other_live(
     match = settle(bob, match_id)
     assert (match["state"]["turn"], match["state"]["phase"]) == ("black", "roll")
     bob.wait_for_selector("#roll")
-    expect(bob.locator("#log")).to_contain_text("White 3-1: 24/21 21/20")
+    # Issue 23 item 1: the log and the announcement in Bob's numbering (White's 24/21
+    # 21/20 is Black's 12/9 9/8, R2); Alice's own log keeps hers.
+    expect(bob.locator("#log")).to_contain_text("White 3-1: 12/9 9/8")
+    expect(bob.locator("#announce")).to_contain_text("White played 9/8")
+    expect(alice.locator("#log")).to_contain_text("White 3-1: 24/21 21/20")
+    # The last turn stays marked, with its dice on White's half, until Bob rolls.
+    expect(bob.locator('#board svg [data-key="p12"]')).to_have_attribute("data-last", "from")
+    expect(bob.locator('#board svg [data-key="p8"]')).to_have_attribute("data-last", "to")
+    assert bob.locator("#board svg .last-dice .die").evaluate_all(
+        "els => els.map(e => e.dataset.value)") == ["3", "1"]
+    assert bob.locator("#board svg .last-dice").get_attribute("data-owner") == "theirs"
+    press(bob, "#roll", match_id, hotseat=False)
+    assert bob.locator("#board svg [data-last=to]").count() == 0
+    assert bob.locator("#board svg .last-dice").count() == 0
+    assert bob.locator("#board svg .dice").get_attribute("data-owner") == "mine"
 
 
 def test_the_board_enters_from_the_bar_and_hits_in_a_hitting_game(

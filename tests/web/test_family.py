@@ -22,6 +22,7 @@ from tests.web.conftest import PASSWORD, shot
 from tests.web.test_browser import (
     api_get,
     create,
+    drafted_stop,
     key,
     keys_shown,
     login,
@@ -40,7 +41,7 @@ def play_step(page: Any, match_id: int, step: dict[str, int], hotseat: bool = Tr
     """Pick ``step``'s checker, check the landings offered are exactly its legal steps,
     land it; answer the match the page then shows."""
     match = settle(page, match_id, hotseat)
-    steps = match["state"]["legal_steps"]
+    steps = drafted_stop(page, match)["steps"]
     assert keys_shown(page, ".source") == {key(s["from"]) for s in steps}
     page.click(f'#board svg [data-key="{key(step["from"])}"]')
     assert keys_shown(page, ".landing") == {
@@ -51,7 +52,7 @@ def play_step(page: Any, match_id: int, step: dict[str, int], hotseat: bool = Tr
 def finish_turn(page: Any, match_id: int, hotseat: bool = True) -> dict[str, Any]:
     match = settle(page, match_id, hotseat)
     while match["status"] == "active" and match["state"]["phase"] == "move":
-        match = play_step(page, match_id, match["state"]["legal_steps"][0], hotseat)
+        match = play_step(page, match_id, drafted_stop(page, match)["steps"][0], hotseat)
     return match
 
 
@@ -90,7 +91,9 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     match = play_step(page, match_id, {"from": 6, "to": 5})
     assert match["state"]["turn"] == "black"
     assert page.locator("#board svg").get_attribute("data-perspective") == "black"
-    expect(page.locator("#log")).to_contain_text("White 3-1: 8/5 6/5")
+    # The log in the numbering of the board shown (issue 23 item 1): Black's now, where
+    # White's 8/5 6/5 is 17/20 19/20 (H1).
+    expect(page.locator("#log")).to_contain_text("White 3-1: 17/20 19/20")
 
     # White on the bar, a black blot on White's 20: White enters with the 5 and hits.
     set_board(match_id, {13: 5, 8: 3, 6: 5, 24: 1, 20: -1, 19: -4, 12: -5, 17: -3, 1: -2},
@@ -108,8 +111,8 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     assert page.locator('#board svg [data-key="p20"] .hit-mark').count() == 1
     shot(page, "backgammon")
     match = press(page, '#board svg [data-key="p20"]', match_id)
-    expect(page.locator("#toast")).to_contain_text("Hit!")
     match = finish_turn(page, match_id)
+    expect(page.locator("#toast")).to_contain_text("Hit!")   # once the turn is sent
 
     # Black's turn, its board: the hit checker waits on Black's bar and must enter first.
     assert match["state"]["turn"] == "black"
@@ -123,7 +126,8 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     match = play_step(page, match_id, entry)
     match = finish_turn(page, match_id)
     expect(page.locator("#log")).to_contain_text(re.compile(r"White 5-3: bar/20\* "))
-    expect(page.locator("#log")).to_contain_text(re.compile(r"Black 2-4: bar/2[13]"))
+    # White's board now: Black's entry on its 23 or 21 is White's 2 or 4 (H1).
+    expect(page.locator("#log")).to_contain_text(re.compile(r"Black 2-4: bar/[24]"))
 
     # The end: White's last two checkers on its 1, Black with none off and none in
     # White's home: a gammon (H15). 2-1 bears the first off with either die (the other
@@ -149,14 +153,18 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     expect(choice).to_be_hidden()
     page.click('#board svg [data-key="p1"]')
     page.click('#board svg [data-key="off"]')
+    page.click('#die-choice button[data-die="2"]')
+    # A step of the draft (issue 23 item 2): the 1 is left; Done sends both steps.
+    expect(page.locator("#dice-left")).to_have_text("Dice left: 1")
+    page.click('#board svg [data-key="p1"]')
+    page.click('#board svg [data-key="off"]')
     with page.expect_request(lambda r: "/moves/" in r.url and r.method == "POST") as sent:
-        page.click('#die-choice button[data-die="2"]')
-    assert sent.value.post_data_json["steps"] == [{"from": 1, "to": 0, "die": 2}]
+        page.click("#done")
+    assert sent.value.post_data_json["steps"] == [{"from": 1, "to": 0, "die": 2},
+                                                  {"from": 1, "to": 0, "die": 1}]
     page.wait_for_function("v => document.querySelector('#board').dataset.version !== v",
                            arg=str(version))
     match = settle(page, match_id, hotseat=True)
-    assert match["state"]["dice_left"] == [1]
-    match = play_step(page, match_id, {"from": 1, "to": 0})
     assert match["status"] == "finished" and match["score"] == {"white": 2, "black": 0}
     expect(page.locator("#result")).to_contain_text("Game 1: White wins 2 points — gammon")
     expect(page.locator("#log .game-result")).to_have_text(

@@ -4,8 +4,8 @@
 
 import { API, ApiError, SIDES, api, defaultRules, features, levelsFor, otherSide, ruleSet,
          serverNow } from "./api.js";
-import { Board } from "./board.js";
-import { MatchLive } from "./live.js";
+import { Board, applySteps, stepFor } from "./board.js";
+import { MatchLive, wake } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText, pairingPanel, ratingsPanel } from "./ratings.js";  // issue 25
 
@@ -83,6 +83,27 @@ async function attempt(fn, { quiet = false } = {}) {
     return undefined;
   }
 }
+
+// The opt-in auto-confirm of a drafted turn, remembered in this browser.
+const AUTO_CONFIRM = "nard.autoConfirm";
+const SOUND = "nard.sound";   // issue 23 item 9: a beep when it is your move (off by default)
+const PAGE_TITLE = document.title;
+let audio = null;
+function beep() {
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch { /* no audio here */ }
+  document.body.dataset.beeps = String(Number(document.body.dataset.beeps || 0) + 1);
+}
+const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
+const store = (key, value) => { try { localStorage.setItem(key, value); } catch { /* private */ } };
 
 function stepText(step) {
   const from = step.from === 25 ? _("bar") : step.from;
@@ -296,6 +317,7 @@ function openLobby() {
   let streaming = false;
   let retry = null;
   const lists = h("div", { class: "lists" });
+  const waiting = new Map();   // our matches' statuses at the last refresh
   const lobbyLive = h("p", { class: "lobby-live", id: "lobby-live", "data-mode": "polling",
                              "aria-live": "polite" }, "");
   const root = h("section", { class: "lobby", "aria-label": _("Lobby") });
@@ -408,6 +430,12 @@ function openLobby() {
     const invitations = results(mine).filter((m) => m.status === "invited" && m.invited === me);
     const seeks = results(open);
     const myMatches = results(mine).filter((m) => !(m.status === "invited" && m.invited === me));
+    // Issue 23 item 9: our invitation or seek was just accepted: to the match.
+    const started = myMatches.find((m) => m.status === "active"
+                                          && ["invited", "open"].includes(waiting.get(m.id)));
+    waiting.clear();
+    for (const m of myMatches) waiting.set(m.id, m.status);
+    if (started) { go(`#/match/${started.id}`); return; }
     const post = (path, then) => async () => {
       const answer = await attempt(() => api.post(path, {}));
       if (answer) then(answer);
@@ -464,6 +492,25 @@ function resultName(game) {
   return game.mars ? _("mars") : _("single");
 }
 
+/** "You won 2–0", "You lost 0–2", "Black wins 2–0" (issue 23 item 9): from the viewer's
+ *  side when it plays (not in hotseat), else by colour, the winner's score first. */
+function matchOutcome(m) {
+  const score = m.score || { white: 0, black: 0 };
+  const won = score[m.winner], lost = score[otherSide(m.winner)];
+  const mine = !m.hotseat && me ? SIDES.find((c) => m[c] === me) : null;
+  if (mine === m.winner) return f(_("you won %(mine)s–%(theirs)s"), { mine: won, theirs: lost });
+  if (mine) return f(_("you lost %(mine)s–%(theirs)s"), { mine: lost, theirs: won });
+  return f(_("%(side)s wins %(won)s–%(lost)s"), { side: side(m.winner), won, lost });
+}
+
+/** The rule set's one-line explanation of a game's result (GET rules/ results[]). */
+function resultExplanation(game, rules) {
+  const d = ruleSet(rules);
+  const kind = d && (d.results || []).find((r) => r.name === game.result);
+  return kind && kind.explanation && game.end_reason !== "resigned" && (kind.worth ?? kind.points) > 1
+    ? _(kind.explanation) : "";
+}
+
 function resultSentence(game) {
   return ngettext("Game %(n)s: %(side)s wins %(count)s point — %(result)s",
                   "Game %(n)s: %(side)s wins %(count)s points — %(result)s", game.points,
@@ -486,6 +533,15 @@ function openMatch(matchId) {
   const bots = new Map();        // username → is_bot (public profiles, read once)
   let logTicket = 0;             // the latest log read: an older one never draws
   let aheadReads = 0;            // state reads asked for by a log that ran ahead of it
+  // Issue 23 item 2: the turn being drafted (steps of state.legal_tree, not sent yet) and
+  // the state version it was drafted on; a new state clears it.
+  let draft = [];
+  let draftVersion = null;
+  // Issue 23 item 1: the last complete turn of the game drawn (from the log), shown on the
+  // board until the next roll; the steps to slide on the next drawing.
+  let lastTurn = null;
+  let slide = null;
+  let ourMove = null;   // the last render's "it is our move" (tab title, sound)
 
   const boardHost = h("div", { class: "board-host", id: "board" });
   const title = h("h1", { class: "match-title", id: "match-title" },
@@ -496,6 +552,7 @@ function openMatch(matchId) {
   const notice = h("p", { class: "notice", id: "notice", role: "status", hidden: true });
   const headCounter = h("p", { class: "head-counter", id: "head-counter", hidden: true });
   const diceLeft = h("p", { class: "dice-left", id: "dice-left" });
+  const pipsLine = h("p", { class: "pips", id: "pips" });
   const stakeLine = h("p", { class: "stake", id: "stake", hidden: true });
   const clockLine = h("p", { class: "clock", id: "clock", hidden: true, "aria-live": "off" });
   const dieChoice = h("div", { class: "die-choice", id: "die-choice", hidden: true,
@@ -507,12 +564,12 @@ function openMatch(matchId) {
   const log = h("ol", { class: "log", id: "log", "aria-label": _("Move log") });
   const announce = h("p", { class: "sr-only", id: "announce", "aria-live": "polite" });
   const panel = h("aside", { class: "panel", "aria-label": _("Match") }, title, players,
-    statusLine, notice, result, clockLine, stakeLine, diceLeft, headCounter, dieChoice, actions,
+    statusLine, notice, result, clockLine, stakeLine, pipsLine, diceLeft, headCounter, dieChoice, actions,
     liveLine,
     h("h2", {}, _("Moves")), log, announce);
   app.replaceChildren(h("section", { class: "match" }, boardHost, panel));
 
-  const board = new Board(boardHost, { onMove: (step) => play(step),
+  const board = new Board(boardHost, { onMove: (step) => pick(step),
                                        chooseDie: (steps) => chooseDie(steps) });
 
   // Two dice bear the same checker off (or land it on the same point): the player
@@ -553,6 +610,34 @@ function openMatch(matchId) {
   const rules = () => (match && match.rules) || defaultRules();
   // The drawing's choices (head counter, bar, hit marks) are the rule set's facts.
   const facts = () => ruleSet(rules()) || {};
+  /** A step of `mover`'s in the numbering the board is drawn in (issue 23 item 1). */
+  const viewed = (step, mover) => stepFor(step, mover,
+    match && match.state && match.state.board ? match.state.board.perspective : null,
+    facts().numbering);
+  /** Issue 23 item 7: each side's pip count — the pips to bear every checker off (a
+   *  checker on the bar counts 25), or, in a rule set that does not bear off (GET rules/
+   *  `bears_off`), the pips to bring every checker home (`home`). In `board`'s
+   *  numbering for its side; the other side's points read through `numbering`. */
+  function pips(shown) {
+    const d = facts();
+    const homeTop = d.bears_off === false && Array.isArray(d.home) && d.home.length
+      ? Math.max(...d.home) : 0;
+    const own = shown.perspective;
+    const count = { [own]: 0, [otherSide(own)]: 0 };
+    const dist = (p) => Math.max(0, p - homeTop);
+    for (const [key, n] of Object.entries(shown.points || {})) {
+      const p = Number(key);
+      if (n > 0) count[own] += n * dist(p);
+      else if (n < 0) {
+        const theirs = stepFor({ from: p, to: p }, own, otherSide(own), d.numbering).from;
+        count[otherSide(own)] += -n * dist(theirs);
+      }
+    }
+    const bar = shown.bar || {};
+    count[own] += (bar.mine || 0) * dist(25);
+    count[otherSide(own)] += (bar.theirs || 0) * dist(25);
+    return { counts: count, home: Boolean(homeTop) };
+  }
   const hasStakes = () => match && match.stakes && match.stakes !== "none";
   const perspectiveQuery = () => {
     // Hotseat: the board turns to the side to move (R33).
@@ -569,17 +654,51 @@ function openMatch(matchId) {
     if (drawn === null || !data.state || data.state.version > drawn) aheadReads = 0;
     match = data;
     const s = match.state;
+    if (!s || s.version !== draftVersion) { draft = []; draftVersion = s ? s.version : null; }
     if (match.hotseat && s && s.turn && s.board && s.board.perspective !== s.turn) {
       refetch(0);   // the turn passed: fetch the board from the other side
     }
     render();
   }
 
+  // Issue 23 item 4: a failed read means the board may be stale: "reconnecting…" until
+  // a read succeeds again, retried with back-off (1, 2, 4, 8 s) and at once when the
+  // network comes back or the tab is shown again.
+  let readFailures = 0;
+  function showLive() {
+    const status = readFailures ? "reconnecting" : live ? live.status || "connecting" : "connecting";
+    const mode = live ? live.mode : null;
+    liveLine.dataset.state = status;
+    liveLine.dataset.mode = mode || "";
+    liveLine.textContent = status === "live"
+      ? (mode === "stream" ? _("● live") : mode === "poll" ? _("● live (long poll)")
+        : _("● live (polling)"))
+      : status === "connecting" ? _("connecting…") : _("reconnecting…");
+  }
+
   async function load() {
-    const data = await attempt(() => api.get(`matches/${matchId}/${perspectiveQuery()}`));
-    if (data) accept(data);
+    const data = await attempt(() => api.get(`matches/${matchId}/${perspectiveQuery()}`),
+                               { quiet: readFailures > 0 });
+    if (stopped) return;
+    if (data) {
+      const was = readFailures;
+      readFailures = 0;
+      accept(data);
+      if (was) showLive();
+    } else {
+      readFailures += 1;
+      showLive();
+      refetch(Math.min(8000, 1000 * 2 ** (readFailures - 1)));
+      return;
+    }
     loadLog();
   }
+  const reread = () => { if (!stopped) { wake(); refetch(0); } };
+  const onVisible = () => { if (document.visibilityState === "visible") reread(); };
+  window.addEventListener("online", reread);
+  const onOffline = () => { if (!stopped) { readFailures += 1; showLive(); } };
+  window.addEventListener("offline", onOffline);
+  document.addEventListener("visibilitychange", onVisible);
 
   function refetch(delay = 60) {
     clearTimeout(refetchTimer);
@@ -644,11 +763,58 @@ function openMatch(matchId) {
     }
   }
 
+  /** The drafted turn's stop in state.legal_tree, or null (no tree: an older server,
+   *  or not ours to move). */
+  function tree() {
+    const s = match && match.state;
+    return s && s.phase === "move" && Array.isArray(s.legal_tree) && s.legal_tree.length
+      ? s.legal_tree : null;
+  }
+  function stop() {
+    const t = tree();
+    if (!t) return null;
+    const last = draft[draft.length - 1];
+    return t[last ? last.next : 0] || null;
+  }
+  const draftComplete = () => Boolean(draft.length && stop() && !stop().steps.length);
+
+  /** A landing on the board: a step of the draft; at the turn's end, sent on Done (or at
+   *  once with the auto-confirm). Without a tree each step is sent as it is picked. */
+  function pick(step) {
+    const here = stop();
+    if (!here) { play(step); return; }
+    const found = here.steps.find((st) => st.from === step.from && st.to === step.to
+                                         && st.die === step.die);
+    if (!found) return;
+    draft.push(found);
+    slide = { id: `draft:${draftVersion}:${draft.length}`, steps: [found],
+              side: match.state.turn };
+    render();
+    if (draftComplete() && stored(AUTO_CONFIRM) === "1") confirm();
+    else if (draftComplete()) {
+      const done = document.getElementById("done");
+      if (done && boardHost.contains(document.activeElement)) done.focus();
+    }
+  }
+
+  function undo(all = false) {
+    if (!draft.length || busy) return;
+    if (all) draft = []; else draft.pop();
+    render();
+  }
+
+  async function confirm() {
+    if (!draftComplete() || busy) return;
+    const steps = draft.map(({ from, to, die }) => ({ from, to, die }));
+    await play(steps);
+  }
+
   async function play(step) {
-    const answer = await act("moves", { steps: [step] });
+    const steps = Array.isArray(step) ? step : [step];
+    const answer = await act("moves", { steps });
     const hit = answer && (answer.applied || []).find((a) => a.hit);
     if (hit) {
-      toast(f(_("Hit! %(step)s: the blot goes to the bar."), { step: stepText(hit) }));
+      toast(f(_("Hit! %(step)s: the blot goes to the bar."), { step: stepText(hit) }), "hit");
       announce.textContent = f(_("Hit on %(point)s: the opponent's checker goes to the bar"),
                                { point: hit.to });
     }
@@ -701,8 +867,7 @@ function openMatch(matchId) {
                                               { name: m.invited });
     else if (m.status === "aborted") text = _("This match was called off.");
     else if (m.status === "finished") {
-      text = f(_("Match over: %(side)s wins %(white)s–%(black)s."),
-               { side: side(m.winner), ...m.score });
+      text = f(_("Match over: %(outcome)s."), { outcome: matchOutcome(m) });
     } else if (s) {
       const you = canAct && !m.hotseat;
       if (s.phase === "roll-off") {
@@ -735,12 +900,22 @@ function openMatch(matchId) {
     }
     statusLine.textContent = text;
 
+    // Issue 23 item 9: the tab says when it is our move (not in hotseat), with a beep
+    // when the player asked for one.
+    const moveNow = Boolean(canAct && !m.hotseat && s && s.phase !== "roll-off");
+    document.title = moveNow ? `● ${_("Your move")} — ${PAGE_TITLE}` : PAGE_TITLE;
+    if (moveNow && ourMove === false && stored(SOUND) === "1") beep();
+    ourMove = moveNow;
+
     // R13: the head counter while a checker may still leave the head.
-    const head = s && m.status === "active" && s.phase === "move" ? s.head_may_leave || 0 : 0;
+    const here = stop();
+    const left = here ? here.dice_left : s && s.dice_left;
+    const head = s && m.status === "active" && s.phase === "move"
+      ? (here ? here.head_may_leave : s.head_may_leave) || 0 : 0;
     headCounter.hidden = !(head > 0);
     headCounter.textContent = head > 0 ? f(_("%(count)s may leave"), { count: head }) : "";
-    diceLeft.textContent = s && s.phase === "move" && s.dice_left && s.dice_left.length
-      ? f(_("Dice left: %(dice)s"), { dice: s.dice_left.join(", ") }) : "";
+    diceLeft.textContent = s && s.phase === "move" && left && left.length
+      ? f(_("Dice left: %(dice)s"), { dice: left.join(", ") }) : "";
     stakeLine.hidden = !hasStakes();
     if (hasStakes() && s) {
       const crawford = m.crawford_game && m.crawford_game === s.game;
@@ -756,6 +931,29 @@ function openMatch(matchId) {
       stakeLine.dataset.crawford = crawford ? "true" : "false";
     }
     renderClock();
+    pipsLine.hidden = !(s && s.board);
+    if (s && s.board) {
+      const counted = pips(applySteps(s.board, draft));
+      pipsLine.textContent = f(counted.home ? _("To home: White %(white)s · Black %(black)s")
+                                            : _("Pips: White %(white)s · Black %(black)s"),
+                               counted.counts);
+      pipsLine.dataset.white = counted.counts.white;
+      pipsLine.dataset.black = counted.counts.black;
+    }
+    // Issue 23 item 7: while the computer has the move, say so.
+    const computerSide = (c) => !m.hotseat && !sides.includes(c)
+      && (bots.get(m[c]) || isComputer(m[c]));
+    const computerActs = s && m.status === "active"
+      && (((s.phase === "roll" || s.phase === "move") && s.turn && computerSide(s.turn))
+          || (s.phase === "roll-off" && SIDES.some((c) => computerSide(c)
+              && (ro[c] === null || ro[c] === undefined || (ro.white && ro.white === ro.black)))
+              && sides.every((c) => ro[c] !== null && ro[c] !== undefined)));
+    if (computerActs) {
+      statusLine.textContent = _("The computer is thinking…");
+      statusLine.dataset.thinking = "true";
+    } else {
+      delete statusLine.dataset.thinking;
+    }
 
     actions.replaceChildren();
     if (canAct && (s.phase === "roll" || s.phase === "roll-off")) {
@@ -770,6 +968,21 @@ function openMatch(matchId) {
                                                   : _("Offer a raise (to %(stake)s)"),
                               { stake: next }),
                             () => act("offer"), { id: "offer" }));
+    }
+    if (canAct && s.phase === "move" && tree()) {
+      // Issue 23 item 2: the drafted turn is the player's until Done.
+      const complete = draftComplete();
+      actions.append(
+        button(_("Done"), confirm, { id: "done", class: "primary", disabled: !complete || busy }),
+        button(_("Undo"), () => undo(), { id: "undo", disabled: !draft.length || busy }),
+        button(_("Undo the turn"), () => undo(true), { id: "undo-turn",
+                                                      disabled: !draft.length || busy }));
+      const auto = h("input", { type: "checkbox", id: "auto-confirm",
+                                checked: stored(AUTO_CONFIRM) === "1",
+                                onchange: (e) => store(AUTO_CONFIRM, e.target.checked ? "1" : "0") });
+      actions.append(h("label", { class: "auto-confirm" }, auto,
+                       " ", _("Confirm when the last die is played")));
+      if (complete) statusLine.textContent = _("Turn complete: press Done, or undo a step.");
     }
     if (canAct && s.phase === "offer") {
       actions.append(button(f(_("Accept (stake %(stake)s)"), { stake: s.offer ? s.offer.stake : "" }),
@@ -788,7 +1001,14 @@ function openMatch(matchId) {
     }
     if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
       const who2 = m.hotseat && s.turn ? ` (${COLOUR_WORDS[s.turn]})` : "";
-      actions.append(button((resignArmed ? _("Confirm: resign the game") : _("Resign")) + who2,
+      // Issue 23 item 5: the confirm says what it costs (state.resign, the server's score).
+      const cost = s.resign;
+      const armed = cost
+        ? ngettext("Resign: you lose %(count)s point (%(result)s) — press again to confirm",
+                   "Resign: you lose %(count)s points (%(result)s) — press again to confirm",
+                   cost.points, { result: resultWord(cost.result) })
+        : _("Confirm: resign the game");
+      actions.append(button((resignArmed ? armed : _("Resign")) + who2,
         async () => {
           if (!resignArmed) {
             resignArmed = true; render();
@@ -817,6 +1037,12 @@ function openMatch(matchId) {
       actions.append(button(_("Cancel"), () => act("cancel"), { id: "cancel" }));
     }
     actions.append(h("a", { class: "button link", href: "#/" }, _("Lobby")));
+    if (!m.hotseat && sides.length && m.status === "active") {
+      actions.append(h("label", { class: "sound" }, h("input", {
+        type: "checkbox", id: "sound", checked: stored(SOUND) === "1",
+        onchange: (e) => { store(SOUND, e.target.checked ? "1" : "0"); if (e.target.checked) beep(); },
+      }), " ", _("Sound on your move")));
+    }
 
     // For tests and scripts: what the page is showing, without parsing the SVG.
     boardHost.dataset.status = m.status;
@@ -826,16 +1052,30 @@ function openMatch(matchId) {
       boardHost.dataset.turn = s.turn || "";
       boardHost.dataset.game = s.game ?? "";
       boardHost.dataset.turnNumber = s.turn_number ?? "";
+      boardHost.dataset.draft = String(draft.length);
+      boardHost.dataset.stop = draft.length ? String(draft[draft.length - 1].next) : "0";
     }
     if (s && s.board) {
+      const sliding = slide;
+      slide = null;
       board.update({
-        board: s.board,
-        legalSteps: canAct && s.phase === "move" ? s.legal_steps || [] : [],
+        board: applySteps(s.board, draft),
+        legalSteps: canAct && s.phase === "move"
+          ? (here ? here.steps : s.legal_steps || []) : [],
         interactive: canAct && s.phase === "move" && !busy,
         dice: s.phase === "move" ? s.dice : null,
-        diceLeft: s.dice_left,
+        diceLeft: left,
         rollOff: s.phase === "roll-off" ? s.roll_off : null,
         headMayLeave: facts().head ? head : 0,
+        headOwner: s.turn || null,
+        numbering: facts().numbering,
+        stake: hasStakes() ? { value: s.stake ?? 1, holder: s.may_offer,
+                               label: stakeLine.textContent } : null,
+        diceOwner: s.turn || null,
+        lastMove: s.phase !== "move" && lastTurn && lastTurn.game === s.game
+          ? { side: lastTurn.side, dice: lastTurn.dice,
+              steps: lastTurn.steps.map((st) => viewed(st, lastTurn.side)) } : null,
+        animate: sliding,
         hitting: Boolean(facts().hits),
         head: Boolean(facts().head),
         bar: Boolean(facts().bar),
@@ -908,6 +1148,27 @@ function openMatch(matchId) {
     lateShown = late;
     if (!clockTimer) clockTimer = setInterval(() => { if (!stopped && match) renderClock(); },
                                               250);
+  }
+
+  /** The last complete turn of the game drawn, from its log: drawn as from/to marks with
+   *  its dice until the next roll, and slid onto the board when it is new and not ours. */
+  function noteLastTurn(turns, drawn) {
+    if (!drawn) return;
+    const done = turns.filter((t) => t.number <= drawn.turn && (t.finished_at || t.passed)
+                                     && !(t.number === drawn.turn && drawn.steps !== null));
+    const t = done[done.length - 1];
+    const next = t ? { game: drawn.game, number: t.number, side: t.side, dice: t.dice || [],
+                       steps: t.steps || [] } : null;
+    const key = (x) => (x ? `${x.game}:${x.number}` : "");
+    if (key(next) === key(lastTurn)) return;
+    const first = lastTurn === null && !noteLastTurn.seen;
+    noteLastTurn.seen = true;
+    lastTurn = next;
+    if (next && !first && !mySides().includes(next.side) && next.steps.length) {
+      slide = { id: `turn:${key(next)}`, steps: next.steps.map((st) => viewed(st, next.side)),
+                side: next.side };
+    }
+    if (match) render();
   }
 
   /** How far the drawn state has got in its record: the log is drawn no further, so it
@@ -1003,7 +1264,8 @@ function openMatch(matchId) {
                              "data-game": game.number, "data-turn": t.number },
           h("span", { class: "n" }, `${t.number}.`), " ",
           h("span", { class: `swatch ${t.side}` }), ` ${side(t.side)} ${dice}: `,
-          [steps.map(stepText).join(" "), pass].filter(Boolean).join(" ") || "…"));
+          [steps.map((st) => stepText(viewed(st, t.side))).join(" "), pass]
+            .filter(Boolean).join(" ") || "…"));
       }
       offerLines(Infinity);   // after the last turn: refused, or waiting for its answer
       if (game.winner && current) {
@@ -1014,13 +1276,14 @@ function openMatch(matchId) {
         shown.push(game);
       }
     }
+    noteLastTurn(drawn ? turnsOf.get(drawn.game) || [] : [], drawn);
     if (ahead) {
       aheadReads += 1;
       refetch(0);
     }
     if (match && match.status === "finished") {
-      parts.push(h("li", { class: "match-result" }, f(_("Match: %(side)s wins %(white)s–%(black)s"),
-                                                     { side: side(match.winner), ...match.score })));
+      parts.push(h("li", { class: "match-result" }, f(_("Match: %(outcome)s"),
+                                                     { outcome: matchOutcome(match) })));
     }
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
     log.replaceChildren(...parts);
@@ -1030,11 +1293,12 @@ function openMatch(matchId) {
     if (last && (!match || match.status === "finished" || last.number === newest - 1
                  || last.number === newest)) {
       result.hidden = false;
+      const why = resultExplanation(last, rules());
       result.textContent = resultSentence(last)
         + (match && match.status === "finished"
-          ? ". " + f(_("Match over: %(side)s wins %(white)s–%(black)s."),
-                     { side: side(match.winner), ...match.score })
-          : ".");
+          ? ". " + f(_("Match over: %(outcome)s."), { outcome: matchOutcome(match) })
+          : ".") + (why ? ` ${why}` : "");
+      result.dataset.explanation = why;
     } else {
       result.hidden = true;
     }
@@ -1046,8 +1310,12 @@ function openMatch(matchId) {
       if (e.type === "roll_off") rolledOff = true;
       const mine = mySides().includes(d.side) && !(match && match.hotseat);
       if (e.type === "step" && !mine) {
-        announce.textContent = f(_("%(side)s played %(step)s"),
-                                 { side: side(d.side), step: stepText(d) });
+        const step = stepText(viewed(d, d.side));
+        announce.textContent = f(_("%(side)s played %(step)s"), { side: side(d.side), step });
+        if (d.hit && !(match && match.hotseat)) {
+          toast(f(_("Hit! %(side)s played %(step)s: your checker goes to the bar."),
+                  { side: side(d.side), step }), "hit");
+        }
       } else if (e.type === "pass") {
         announce.textContent = f(_("%(side)s cannot move: %(reason)s"),
                                  { side: side(d.side), reason: reasonText(d.reason) });
@@ -1076,6 +1344,8 @@ function openMatch(matchId) {
         notice.dataset.answer = e.type;
         if (e.type === "accept") toast(text);   // a refusal's toast is the game's result
       } else if (e.type === "roll" && !mine) {
+        // A new turn of theirs: a hit toast of an earlier turn is not about this one.
+        if (toastEl.classList.contains("hit")) toastEl.className = "toast";
         announce.textContent = f(_("%(side)s rolled %(dice)s"),
                                  { side: side(d.side), dice: (d.dice || []).join("-") });
       }
@@ -1106,13 +1376,8 @@ function openMatch(matchId) {
     live = new MatchLive(matchId, {
       after: await lastSeq(),
       onEvents,
-      onStatus(status, mode) {
-        liveLine.dataset.state = status;
-        liveLine.dataset.mode = mode;
-        liveLine.textContent = status === "live"
-          ? (mode === "stream" ? _("● live") : mode === "poll" ? _("● live (long poll)")
-            : _("● live (polling)"))
-          : _("reconnecting…");
+      onStatus(status) {
+        showLive();
         if (status === "live") refetch(0);   // whatever happened while we were away
       },
     });
@@ -1128,6 +1393,10 @@ function openMatch(matchId) {
   return {
     stop() {
       stopped = true;
+      document.title = PAGE_TITLE;
+      window.removeEventListener("online", reread);
+      window.removeEventListener("offline", onOffline);
+      document.removeEventListener("visibilitychange", onVisible);
       clearTimeout(refetchTimer);
       clearInterval(clockTimer);
       clearInterval(presenceTimer);

@@ -47,7 +47,7 @@ const escapeText = (s) => String(s).replace(/[&<>"]/g, (c) => (
 /** Screen geometry for every place of the board, in one side's numbering. */
 export function layout(narrow) {
   const places = {};
-  let width, height, dice, labels = [];
+  let width, height, dice, diceTheirs, cube, labels = [];
   const point = (p, x, base, dir, row) => {
     places["p" + p] = { kind: "point", point: p, x, base, dir, len: row, w: PW,
                         cx: x + PW / 2, cy: base + dir * row / 2 };
@@ -74,7 +74,10 @@ export function layout(narrow) {
                    cx: trayX + TRAY / 2, cy: M + ROW + GAP + ROW / 2, dir: -1 };
     width = trayX + TRAY + M;
     height = bottom + M;
-    dice = { cx: M + 6 * PW + BAR + 3 * PW, cy: M + ROW + GAP / 2 };
+    // The dice keep clear of the heads' corners (the head counter is drawn there).
+    dice = { cx: M + 6 * PW + BAR + 2.5 * PW, cy: M + ROW + GAP / 2 };
+    diceTheirs = { cx: M + 3.5 * PW, cy: M + ROW + GAP / 2 };
+    cube = { cx: M + 6 * PW + BAR / 2, cy: M + ROW + GAP / 2 };
     places.felt = [{ x: M, y: M, w: 6 * PW, h: 2 * ROW + GAP },
                    { x: M + 6 * PW + BAR, y: M, w: 6 * PW, h: 2 * ROW + GAP }];
     places.frame = { x: 0, y: 0, w: M + 12 * PW + BAR + M, h: height };
@@ -104,12 +107,14 @@ export function layout(narrow) {
                    cy: lowerTop + half / 2, dir: -1 };
     width = trayX + TRAY - 6 + M;
     height = lowerTop + half + M;
-    dice = { cx: M + 3 * PW, cy: lowerTop + ROW + GAP / 2 };
+    dice = { cx: M + 2.5 * PW, cy: lowerTop + ROW + GAP / 2 };
+    diceTheirs = { cx: M + 3.5 * PW, cy: M + ROW + GAP / 2 };
+    cube = { cx: trayX + 30, cy: M + half + STRIP / 2 };
     places.felt = [{ x: M, y: M, w: 6 * PW, h: half }, { x: M, y: lowerTop, w: 6 * PW, h: half }];
     places.frame = { x: 0, y: 0, w: M + 6 * PW + M, h: height };
     places.strip = { x: M, y: M + half, w: 6 * PW, h: STRIP };
   }
-  return { places, width, height, dice, labels, narrow };
+  return { places, width, height, dice, diceTheirs, cube, labels, narrow };
 }
 
 const PIPS = {
@@ -126,6 +131,43 @@ function dieSvg(value, cx, cy, size, used, label) {
     aria-label="${escapeText(label)}"><rect x="${cx - h}" y="${cy - h}" width="${size}"
     height="${size}" rx="${size * 0.18}" class="die-face"/>${pips}</g>`;
 }
+
+/** The board after `steps` of the side whose numbering it is in (issue 23 item 2: a
+ *  drafted turn drawn before it is sent). The steps carry their hit flag from the
+ *  server's legal_tree, so no rule of any rule set is needed here. */
+export function applySteps(board, steps) {
+  if (!steps.length) return board;
+  const points = { ...(board.points || {}) };
+  const bar = { mine: 0, theirs: 0, ...(board.bar || {}) };
+  const off = { mine: 0, theirs: 0, ...(board.off || {}) };
+  for (const step of steps) {
+    if (step.from === 25) bar.mine -= 1;
+    else points[String(step.from)] = (points[String(step.from)] || 0) - 1;
+    if (step.to === 0) off.mine += 1;
+    else if (step.hit) { points[String(step.to)] = 1; bar.theirs += 1; }
+    else points[String(step.to)] = (points[String(step.to)] || 0) + 1;
+  }
+  return { ...board, points, bar, off };
+}
+
+/** How one side's point numbers read in the other side's numbering, by the rule set's
+ *  `numbering` fact (GET rules/: the descriptor's; R2 "rotated", H1 "mirrored"). The
+ *  bar (25) and the tray (0) are nobody's points. */
+const NUMBERINGS = {
+  rotated: (p) => (p > 12 ? p - 12 : p + 12),
+  mirrored: (p) => 25 - p,
+};
+
+/** `step`, played by `mover`, in `viewer`'s numbering (issue 23 item 1). */
+export function stepFor(step, mover, viewer, numbering) {
+  if (!viewer || mover === viewer) return step;
+  const turn = NUMBERINGS[numbering];
+  if (!turn) return step;
+  const map = (p) => (p === 25 || p === 0 ? p : turn(p));
+  return { ...step, from: map(step.from), to: map(step.to) };
+}
+
+const REDUCED_MOTION = "(prefers-reduced-motion: reduce)";
 
 /** Which of `dice` are still to play, as flags (the used ones first). */
 export function diceUsage(dice, left) {
@@ -162,6 +204,7 @@ export class Board {
     this.selected = null;   // a source key: "p13" or "bar"
     this.focusKey = null;
     this.data = null;
+    this.animated = 0;   // steps slid so far (data-animated: for tests)
     this.media = window.matchMedia(NARROW_QUERY);
     this.media.addEventListener("change", () => this.render());
     host.addEventListener("click", (e) => {
@@ -324,6 +367,8 @@ export class Board {
       text.push(fmt(_("with the %(dice)s"), { dice: flags.dice.join(_(" or the ")) }));
     }
     if (flags.hits) text.push(_("hits"));
+    if (flags.last === "from") text.push(_("last move from here"));
+    if (flags.last === "to") text.push(_("last move to here"));
     return text.join(", ");
   }
 
@@ -339,6 +384,18 @@ export class Board {
     const sources = this.sources();
     const landings = this.landings();
     const parts = [];
+    // Issue 23 item 1: the last turn's from and to marks (in our numbering), until the
+    // next roll; `mover` is whose bar and tray its 25 and 0 are.
+    const lastMarks = new Map();
+    const last = this.data.lastMove;
+    if (last && last.steps) {
+      const own = last.side === mine;
+      const placeKey = (p) => (p === 25 ? (own ? "bar" : "barTheirs")
+        : p === 0 ? (own ? "off" : "offTheirs") : "p" + p);
+      for (const st of last.steps) lastMarks.set(placeKey(st.from), "from");
+      for (const st of last.steps) lastMarks.set(placeKey(st.to), "to");
+    }
+    this.lastMarks = lastMarks;
 
     parts.push(`<defs>
       <linearGradient id="wood" x1="0" y1="0" x2="1" y2="1">
@@ -371,7 +428,7 @@ export class Board {
       const place = g.places[key];
       const count = points[String(p)] || 0;
       const flags = { source: sources.has(key), selected: this.selected === key,
-                      landing: landings.has(key),
+                      landing: landings.has(key), last: lastMarks.get(key) || null,
                       dice: (landings.get(key) || []).map((st) => st.die) };
       // H7: landing on a lone opposing checker hits it.
       flags.hits = flags.landing && this.data.hitting && count === -1;
@@ -400,14 +457,29 @@ export class Board {
     this.focusable.push("off");
 
     // The dice of the turn (played ones dimmed) or the roll-off dice.
+    // Each side's dice on its own half (issue 23 item 7): ours on the right (wide) or the
+    // lower half (narrow), the opponent's on the other; the last turn's dice stay shown
+    // (dimmed) until the next roll (item 1).
     const usage = diceUsage(this.data.dice, this.data.diceLeft);
+    const diceAt = (owner) => (owner && owner !== mine ? g.diceTheirs : g.dice);
     if (usage.length) {
       const size = usage.length > 2 ? 38 : 46;
       const gap = size + 10;
-      const start = g.dice.cx - ((usage.length - 1) * gap) / 2;
-      usage.forEach((d, i) => parts.push(dieSvg(d.value, start + i * gap, g.dice.cy, size,
+      const at = diceAt(this.data.diceOwner);
+      const start = at.cx - ((usage.length - 1) * gap) / 2;
+      parts.push(`<g class="dice" data-owner="${this.data.diceOwner === mine || !this.data.diceOwner
+        ? "mine" : "theirs"}">`);
+      usage.forEach((d, i) => parts.push(dieSvg(d.value, start + i * gap, at.cy, size,
         !d.left, fmt(d.left ? _("die %(value)s") : _("die %(value)s, played"),
                      { value: d.value }))));
+      parts.push("</g>");
+    } else if (last && last.dice && last.dice.length && !this.data.rollOff) {
+      const at = diceAt(last.side);
+      const start = at.cx - ((last.dice.length - 1) * 56) / 2;
+      parts.push(`<g class="dice last-dice" data-owner="${last.side === mine ? "mine" : "theirs"}">`);
+      last.dice.forEach((v, i) => parts.push(dieSvg(v, start + i * 56, at.cy, 46, true,
+        fmt(_("die %(value)s of the last turn"), { value: v }))));
+      parts.push("</g>");
     } else if (this.data.rollOff) {
       const ro = this.data.rollOff;
       const items = [["white", ro.white], ["black", ro.black]].filter(([, v]) => v);
@@ -418,13 +490,35 @@ export class Board {
     }
 
     // R13: the head counter, beside the head, in Long Nardy.
+    // Issue 23 item 6: the counter is the side to move's, drawn at *its* head (the
+    // opponent's is our 24 in its numbering), on the outer side of the head's point, so
+    // it never lies over the dice (drawn towards the middle of each half).
     if (this.data.headMayLeave > 0) {
-      const head = g.places.p24;
-      const y = head.base + head.len + 16;
-      parts.push(`<g class="head-badge" aria-hidden="true"><rect x="${head.x - 44}" y="${y - 15}"
-        width="${PW + 44}" height="22" rx="11"/><text x="${head.x + PW / 2 - 22}" y="${y + 1}"
+      const owner = this.data.headOwner || mine;
+      const at = stepFor({ from: 24, to: 24 }, owner, mine, this.data.numbering).from;
+      const head = g.places["p" + at];
+      const width = PW + 44;
+      const right = head.cx > g.places.frame.w / 2;
+      const x = right ? head.x + PW - width : head.x;
+      const y = head.base + head.dir * (head.len + 16);
+      parts.push(`<g class="head-badge" data-point="${at}" data-owner="${owner === mine
+        ? "mine" : "theirs"}" aria-hidden="true"><rect x="${x}" y="${y - 15}" width="${width}"
+        height="22" rx="11"/><text x="${x + width / 2}" y="${y + 1}"
         text-anchor="middle">${escapeText(fmt(_("%(count)s may leave"),
                                               { count: this.data.headMayLeave }))}</text></g>`);
+    }
+
+    // Issue 23 item 7: the stake on the board, with its value and who may raise it
+    // (the cube, or dave's stake): in the middle, or towards its holder's side.
+    if (this.data.stake) {
+      const st = this.data.stake;
+      const shift = st.holder === mine ? 1 : st.holder === theirs ? -1 : 0;
+      const cx = g.cube.cx, cy = g.cube.cy + shift * 8, size = 34;
+      parts.push(`<g class="cube" role="img" data-stake="${st.value}" data-holder="${
+        st.holder === mine ? "mine" : st.holder === theirs ? "theirs" : st.holder || ""}"
+        aria-label="${escapeText(st.label)}"><rect x="${cx - size / 2}" y="${cy - size / 2}"
+        width="${size}" height="${size}" rx="6" class="cube-face"/><text x="${cx}" y="${cy + 7}"
+        text-anchor="middle" class="cube-value">${escapeText(st.value)}</text></g>`);
     }
 
     const view = mine === "white" ? _("White's view") : _("Black's view");
@@ -436,6 +530,13 @@ export class Board {
       aria-label="${escapeText(boardLabel)}">
       ${parts.join("")}</svg>`;
 
+    const moves = this.data.animate;
+    if (moves && moves.id !== this.animatedId) {
+      this.animatedId = moves.id;
+      this.slide(moves.steps, moves.side === mine);
+    }
+    this.host.dataset.animated = String(this.animated);
+
     // Roving tabindex: one stop on the board, the arrows do the rest.
     const keep = this.focusKey && this.focusable.includes(this.focusKey) ? this.focusKey
       : this.selected || [...sources][0] || "p24";
@@ -446,6 +547,46 @@ export class Board {
       const el = this.host.querySelector(`[data-key="${keep}"]`);
       if (el) el.focus();
     }
+  }
+
+  /** Issue 23 item 1: slide the checkers of `steps` (in our numbering) from where they
+   *  were to where they are drawn now: a short CSS transition of each moved checker, in
+   *  turn (a checker moved twice slides once, from its first point to its last). Not
+   *  with prefers-reduced-motion. */
+  slide(steps, own) {
+    if (!steps || !steps.length || window.matchMedia(REDUCED_MOTION).matches) return;
+    const chains = [];
+    for (const st of steps) {
+      const chain = chains.find((c) => c.to === st.from && st.from !== 25 && st.from !== 0);
+      if (chain) chain.to = st.to; else chains.push({ from: st.from, to: st.to });
+    }
+    const places = this.geometry.places;
+    const keyOf = (p) => (p === 25 ? (own ? "bar" : "barTheirs")
+      : p === 0 ? (own ? "off" : "offTheirs") : "p" + p);
+    chains.forEach((chain, i) => {
+      const group = this.host.querySelector(`[data-key="${keyOf(chain.to)}"]`)
+        || this.host.querySelector(`g.${chain.to === 0 ? "off" : "bar"}.${own ? "mine" : "theirs"}`);
+      const from = places[keyOf(chain.from)];
+      if (!group || !from) return;
+      const checkers = group.querySelectorAll(".checker, .slab");
+      const el = checkers[checkers.length - 1];
+      if (!el) return;
+      const box = el.getBBox();
+      let fx = from.cx, fy = from.cy;
+      if (from.kind === "point") {
+        const n = Math.abs((this.data.board.points || {})[String(from.point)] || 0);
+        const at = this.stackPositions(from, n + 1)[n];
+        fx = at.cx; fy = at.cy;
+      }
+      const dx = fx - (box.x + box.width / 2), dy = fy - (box.y + box.height / 2);
+      el.style.transform = `translate(${dx}px, ${dy}px)`;
+      el.classList.add("sliding");
+      el.getBoundingClientRect();   // the start is drawn before the transition
+      el.style.transitionDelay = `${i * 180}ms`;
+      el.style.transform = "";
+      this.animated += 1;
+      el.addEventListener("transitionend", () => el.classList.remove("sliding"), { once: true });
+    });
   }
 
   stackPositions(place, n) {
@@ -468,8 +609,10 @@ export class Board {
     const n = Math.abs(count);
     const colour = n ? this.colourOf(count) : "";
     const cls = ["pt", shade, flags.source && "source", flags.selected && "selected",
-                 flags.landing && "landing"].filter(Boolean).join(" ");
+                 flags.landing && "landing", flags.last && `last-${flags.last}`]
+      .filter(Boolean).join(" ");
     const out = [`<g class="${cls}" data-key="${key}" data-point="${p}" data-count="${n}"
+      data-last="${flags.last || ""}"
       data-colour="${colour}" role="button" tabindex="-1"
       aria-label="${escapeText(this.label(key, count, flags))}">`];
     const hitTop = dir > 0 ? base : base - len;
@@ -477,6 +620,11 @@ export class Board {
     out.push(`<polygon class="tri" points="${x + 2},${base} ${x + PW - 2},${base} ${x + PW / 2},${tip}"/>`);
     if (flags.landing) {
       out.push(`<polygon class="landing-mark" points="${x + 3},${base} ${x + PW - 3},${base} ${x + PW / 2},${tip}"/>`);
+    }
+    if (flags.last) {
+      // The last turn: a bar at the point's base (from: hollow, to: filled).
+      out.push(`<rect class="last-mark ${flags.last}" x="${x + 6}" y="${dir > 0 ? base + 1
+        : base - 7}" width="${PW - 12}" height="6" rx="3" aria-hidden="true"/>`);
     }
     const stack = this.stackPositions(place, n);
     stack.forEach((pos, i) => {

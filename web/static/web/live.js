@@ -17,7 +17,18 @@ const WAIT = 25;
 const POLL_PAUSE = 500;      // ms between plain polls
 const OPEN_TIMEOUT = 5000;   // ms for a stream to open
 const BRIEF_STREAM = 10000;  // ms: a stream that ends sooner is not reopened
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// A back-off pause that wake() ends at once (the network came back, the tab is shown).
+const waiting = new Set();
+const sleep = (ms) => new Promise((resolve) => {
+  const done = () => { clearTimeout(timer); waiting.delete(done); resolve(); };
+  const timer = setTimeout(done, ms);
+  waiting.add(done);
+});
+
+/** End every back-off pause now (issue 23 item 4). */
+export function wake() {
+  for (const done of [...waiting]) done();
+}
 
 export class MatchLive {
   constructor(matchId, { after = 0, onEvents = () => {}, onStatus = () => {} } = {}) {

@@ -1,0 +1,64 @@
+"""Issue 23 item 9 in a real chromium: the inviter is taken to the match when the
+invitation is accepted, a "your move" tab title, an optional sound (off by default,
+remembered), and the result from the viewer's side with the winner's score first and
+the rule set's explanation of a mars."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games import services
+from tests.web.conftest import PASSWORD, elsewhere
+from tests.web.test_browser import login, match_id_of, settle
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_invited_turn_title_sound_and_result_from_each_side(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    make_user("alice", password=PASSWORD)
+    bob_user = make_user("bob", password=PASSWORD)
+    alice, bob = open_page(), open_page()
+    login(alice, "alice")
+    login(bob, "bob")
+    alice.select_option("#create-mode", "invite")
+    alice.fill("#create-opponent", "bob")
+    alice.select_option("#create-color", "white")
+    alice.click("#create-submit")
+    alice.wait_for_selector("#my-matches .match-row[data-status=invited]")
+    bob.reload()
+    bob.locator("#invitations .match-row").get_by_role("button", name="Accept").click()
+    match_id = match_id_of(bob)
+    # The inviter's lobby follows the acceptance to the match, without a click.
+    alice.wait_for_url(f"**#/match/{match_id}", timeout=20_000)
+    settle(alice, match_id)
+
+    # The sound is off until asked for, and remembered.
+    expect(alice.locator("#sound")).not_to_be_checked()
+    alice.check("#sound")
+    alice.reload()
+    settle(alice, match_id)
+    expect(alice.locator("#sound")).to_be_checked()
+    beeps = int(alice.evaluate("() => document.body.dataset.beeps || 0"))
+
+    seeded_dice(6, 2, 3, 1)
+    alice.click("#roll")
+    bob.wait_for_function("() => document.querySelector('#status').textContent"
+                          ".includes('White 6')")
+    bob.click("#roll")
+    # White starts: Alice's tab says it is her move, with the beep she asked for.
+    expect(alice).to_have_title("● Your move — Nardy — play")
+    expect(bob).to_have_title("Nardy — play")
+    alice.wait_for_function("n => Number(document.body.dataset.beeps || 0) > n", arg=beeps)
+    assert bob.evaluate("() => document.body.dataset.beeps || '0'") == "0"   # off: no sound
+    elsewhere(services.match_resign, match_id=match_id, user=bob_user)
+    # Resigning with nothing off concedes a mars: 2–0 for White, each from their side.
+    expect(alice.locator("#status")).to_have_text("Match over: you won 2–0.")
+    expect(bob.locator("#status")).to_have_text("Match over: you lost 0–2.")
+    expect(alice).to_have_title("Nardy — play")

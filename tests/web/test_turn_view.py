@@ -1,0 +1,111 @@
+"""Issue 23 in a real chromium: seeing what the opponent did (item 1: its checkers slide
+in, not with prefers-reduced-motion) and what resigning costs (item 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import PASSWORD, shot
+from tests.web.test_browser import create, login, match_id_of, press, settle
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def animated(page: Any) -> int:
+    return int(page.locator("#board").get_attribute("data-animated") or 0)
+
+
+def test_the_opponents_turn_slides_in_unless_reduced_motion(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any]) -> None:
+    make_user("alice", password=PASSWORD)
+    make_user("bob", password=PASSWORD)
+    alice, bob = open_page(), open_page()
+    bob.emulate_media(reduced_motion="reduce")
+    login(alice, "alice")
+    login(bob, "bob")
+    alice.select_option("#create-mode", "invite")
+    alice.fill("#create-opponent", "bob")
+    alice.select_option("#create-color", "white")
+    alice.click("#create-submit")
+    alice.wait_for_selector("#my-matches .match-row[data-status=invited]")
+    bob.reload()
+    bob.locator("#invitations .match-row").get_by_role("button", name="Accept").click()
+    match_id = match_id_of(bob)
+    alice.goto(alice.url.split("#")[0] + f"#/match/{match_id}")
+    for page in (alice, bob):
+        settle(page, match_id)
+        page.wait_for_selector("#live[data-state=live]")
+    seeded_dice(6, 1, 3, 1, 5, 2)
+    alice.click("#roll")
+    bob.wait_for_function("() => document.querySelector('#status').textContent"
+                          ".includes('White 6')")
+    bob.click("#roll")
+    alice.wait_for_selector("#roll")
+    press(alice, "#roll", match_id, hotseat=False)
+
+    # Alice's own drafted step slides.
+    assert animated(alice) == 0
+    alice.click('#board svg [data-key="p24"]')
+    alice.click('#board svg [data-key="p21"]')
+    assert animated(alice) == 1
+    alice.click('#board svg [data-key="p21"]')
+    press(alice, '#board svg [data-key="p20"]', match_id, hotseat=False)
+    # Bob asked for reduced motion: his board shows the turn at once, nothing slides.
+    bob.wait_for_selector('#board svg [data-key="p8"][data-count="1"][data-last="to"]')
+    assert animated(bob) == 0
+
+    # Bob's turn slides in on Alice's board (one chain per checker moved).
+    before = animated(alice)
+    press(bob, "#roll", match_id, hotseat=False)
+    # Item 6: Black's head counter is drawn at Black's head (Alice's 12), clear of the dice.
+    badge = alice.locator("#board svg .head-badge")
+    badge.wait_for()
+    assert (badge.get_attribute("data-point"), badge.get_attribute("data-owner")) == (
+        "12", "theirs")
+    assert alice.locator("#board svg .dice").get_attribute("data-owner") == "theirs"
+    assert alice.evaluate("""() => {
+        const r = document.querySelector('#board svg .head-badge rect').getBoundingClientRect();
+        return [...document.querySelectorAll('#board svg .die rect')].every(d => {
+          const b = d.getBoundingClientRect();
+          return b.right <= r.left || b.left >= r.right || b.bottom <= r.top || b.top >= r.bottom;
+        }); }""")
+    bob.click('#board svg [data-key="p24"]')
+    bob.click('#board svg [data-key="p19"]')
+    bob.click('#board svg [data-key="p19"]')
+    press(bob, '#board svg [data-key="p17"]', match_id, hotseat=False)
+    alice.wait_for_function("n => Number(document.querySelector('#board').dataset.animated) > n",
+                            arg=before)
+    assert animated(bob) == 0
+    # In Alice's numbering Black's 24/19 19/17 is 12/7 7/5.
+    alice.wait_for_selector('#log .turn.black:has-text("12/7 7/5")')
+    assert alice.locator('#board svg [data-key="p12"]').get_attribute("data-last") == "from"
+    alice.wait_for_timeout(600)   # the slide is over
+    shot(alice, "last-move")
+
+
+def test_the_resign_confirm_says_what_it_costs(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    make_user("quitter", password=PASSWORD)
+    page = open_page()
+    login(page, "quitter")
+    match_id = create(page, mode="hotseat", length="3")
+    settle(page, match_id, hotseat=True)
+    seeded_dice(5, 2)
+    page.click("#roll")
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('White 5')")
+    match = press(page, "#roll", match_id)
+    assert match["state"]["resign"] == {"side": "white", "points": 2, "result": "mars"}
+    page.click("#resign")
+    # Nobody is off yet: resigning concedes a mars (R30), 2 points.
+    expect(page.locator("#resign")).to_have_text(
+        "Resign: you lose 2 points (mars) — press again to confirm (white)")
+    match = press(page, "#resign", match_id)
+    assert match["score"] == {"white": 0, "black": 2}
