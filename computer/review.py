@@ -44,7 +44,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from nardy import BoardPosition, Side, Step
+from nardy import SIDE_NAMES, BoardPosition, Side, Step
 
 from . import stakes
 from .board import ruleset
@@ -175,12 +175,12 @@ class GameReview:
                        "error_rate": round(s.error_rate, 5), "rating": round(s.rating, 2),
                        "marks": dict(s.marks), "luck": round(s.luck, 4)}
                       for s in self.sides],
-            "turns": [{"number": t.number, "side": t.side, "dice": list(t.dice),
+            "turns": [{"number": t.number, "side": SIDE_NAMES[t.side], "dice": list(t.dice),
                        "kind": t.kind, "played": play(t.played),
                        "best": [play(b) for b in t.best], "loss": round(t.loss, 4),
                        "mark": t.mark, "luck": round(t.luck, 4)} for t in self.turns],
             "stakes": [{"before_turn": s.before_turn, "question": s.question,
-                        "side": s.side, "chose": s.chose,
+                        "side": SIDE_NAMES[s.side], "chose": s.chose,
                         "equities": {k: round(v, 4) for k, v in s.equities.items()},
                         "right": s.right, "loss": round(s.loss, 4), "mark": s.mark}
                        for s in self.stakes],
