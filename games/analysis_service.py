@@ -95,6 +95,13 @@ def latest(match: Match, depth: int | None = None) -> Analysis | None:
             or found.order_by("-created_at", "-pk").first())
 
 
+def exported(match: Match) -> shapes.MatchAnalysis | None:
+    """The match's deepest done analysis for its JSON export, if it has one."""
+    found = Analysis.objects.filter(match=match, state=Analysis.State.DONE).order_by(
+        "-depth").first()
+    return analysis_json(found) if found is not None else None
+
+
 def run_analysis(analysis_id: int) -> str:
     """Review every game of the analysis's match; ``done`` or ``failed`` (module docstring)."""
     analysis = Analysis.objects.select_related("match").filter(pk=analysis_id).first()

@@ -308,6 +308,9 @@ class MatchRecord(TypedDict):
     winner: Colour | None
     score: Score
     games: list[RecordGame]
+    analysis: NotRequired[Annotated[dict[str, Any], Doc(
+        "Issue 24: the match's deepest done game review, as GET matches/{id}/analysis/ "
+        "answers it; absent when it has none.")]]
 
 
 SCHEMA_NAMES: dict[Any, str] = {

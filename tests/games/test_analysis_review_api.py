@@ -94,3 +94,18 @@ def test_a_record_that_does_not_replay_fails_whole(finished, monkeypatch):
     analysis.refresh_from_db()
     assert analysis.state == "failed" and analysis.results is None
     assert "turn 1" in analysis.error
+
+
+def test_the_json_export_carries_the_review_once_done(finished, monkeypatch):
+    """Issue 24 item 7: the analysis in the match export (JSON)."""
+    user, match = finished
+    url = f"/api/v1/matches/{match.pk}/export/?format=json"
+    assert "analysis" not in _client().get(url).json()
+    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert "analysis" not in _client().get(url).json()  # queued: not yet
+    analysis_service.run_analysis(analysis.pk)
+    exported = _client().get(url).json()
+    assert exported["analysis"]["state"] == "done"
+    assert exported["analysis"]["games"] == _client().get(
+        f"/api/v1/matches/{match.pk}/analysis/").json()["games"]
