@@ -362,3 +362,19 @@ def match_equity_table(length: int, wins: Mapping[int, float]) -> list[list[floa
                     f / 2 * (table[max(a - k, 0)][b] + table[a][max(b - k, 0)])
                     for k, f in wins.items())
     return table
+
+
+WIN_FREQUENCIES: dict[str, dict[int, float]] = {
+    "long_nardy": {1: 0.820, 2: 0.180, 3: 0.0},
+    "short_nardy": {1: 0.618, 2: 0.355, 3: 0.027},
+    "backgammon": {1: 0.684, 2: 0.297, 3: 0.019},
+    "nard": {1: 0.996, 2: 0.004, 3: 0.0},
+}
+"""How often a game is won by 1, 2 or 3 points, measured from the ``network`` level's
+self-play, cubeless, seed 24 (docs/computer.md, "Game review"): 1000 games each, 697
+of ``nard``."""
+
+
+def match_equity_table_for(rules: str, length: int) -> list[list[float]]:
+    """:func:`match_equity_table` with ``rules``'s :data:`WIN_FREQUENCIES`."""
+    return match_equity_table(length, WIN_FREQUENCIES[rules])

@@ -160,3 +160,13 @@ def test_the_match_equity_table() -> None:
     assert table[1][2] == pytest.approx(0.5 + 0.5 * 0.7 * 0.5 + 0.5 * 0.0)  # by hand
     with pytest.raises(ValueError):
         match_equity_table(3, {1: 0.5})
+
+
+@pytest.mark.parametrize("rules", ["long_nardy", "short_nardy", "backgammon", "nard"])
+def test_each_rule_sets_table_is_a_match_equity_table(rules: str) -> None:
+    from computer.review import match_equity_table_for
+
+    table = match_equity_table_for(rules, 7)
+    assert table[3][3] == pytest.approx(0.5)
+    assert table[1][7] > table[1][2] > 0.5
+    assert table[2][5] == pytest.approx(1.0 - table[5][2])
