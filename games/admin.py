@@ -309,9 +309,18 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
             "fields": ("stakes", "progression", "crawford_game", "turn_seconds", "deadline",
                        "deadline_warned")}),
         ("Record", {"fields": ("record_links", "event_log")}),
+        ("Game review", {"fields": ("analysis_summary",)}),
     )
     readonly_fields = ("rules_title", "white_player", "black_player", "players", "score",
-                       "winner_name", "record_links", "event_log")
+                       "winner_name", "record_links", "event_log", "analysis_summary")
+
+    @admin.display(description="analyses")
+    def analysis_summary(self, match: Match) -> str:
+        """Issue 24: each analysis's state and, when done, each side's error rate, rating,
+        marks and luck over the match's games."""
+        from games.analysis_admin import summary
+
+        return summary(match)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return super().get_queryset(request).annotate(

@@ -458,3 +458,35 @@ class WorkerLease(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.worker_id}"
+
+
+class Analysis(models.Model):
+    """A game review of a finished match at one depth (issue 24; games/analysis_service.py):
+    one per match and depth, queued on the task queue, its results kept as JSON."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
+    depth = models.PositiveSmallIntegerField()
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
+    turns_done = models.PositiveIntegerField(default=0)
+    turns_total = models.PositiveIntegerField(default=0)
+    results = models.JSONField(null=True, blank=True,
+                               help_text="Per game: computer.review.GameReview.as_dict().")
+    error = models.TextField(blank=True, help_text="Why it failed (a record that does not "
+                                                   "replay).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "depth"],
+                                               name="analysis_match_depth_unique")]
+
+    def __str__(self) -> str:
+        return f"Analysis of {self.match} at {self.depth}-ply ({self.state})"

@@ -452,6 +452,9 @@ class MatchRecord(TypedDict):
     winner: Colour | None
     score: Score
     games: list[RecordGame]
+    analysis: NotRequired[Annotated[dict[str, Any], Doc(
+        "Issue 24: the match's deepest done game review, as GET matches/{id}/analysis/ "
+        "answers it; absent when it has none.")]]
 
 
 SCHEMA_NAMES: dict[Any, str] = {
@@ -463,3 +466,19 @@ SCHEMA_NAMES: dict[Any, str] = {
     RecordGame: "_RecordGame",
 }
 """The schema's component names where they are not the ``TypedDict``'s own (as published)."""
+
+
+# --- game review (issue 24) ---------------------------------------------------------------
+
+
+class MatchAnalysis(TypedDict):
+    """A game review of the match at one depth (docs/api.md, "Game review")."""
+
+    depth: Annotated[int, Doc("Plies: 0, 1 or 2.")]
+    state: Annotated[str, Doc(choices=("queued", "running", "done", "failed"))]
+    turns_done: int
+    turns_total: int
+    error: Annotated[str, Doc("Why it failed (a record that does not replay); else empty.")]
+    games: Annotated[list[dict[str, Any]] | None,
+                     Doc("When done: per game, its review (docs/computer.md, \"Game "
+                         "review\"); else null.")]

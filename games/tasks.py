@@ -176,3 +176,11 @@ def reclaim(*, own: str | None = None) -> int:
 
 __all__ = ["BOT_TURN", "bot_turn", "committed", "end_lease", "enqueue", "pending",
            "priority_for", "reclaim", "renew_lease", "requeue", "resume"]
+
+
+@task()
+def analyse(analysis_id: int) -> str:
+    """A game review (issue 24): :func:`games.analysis_service.run_analysis`."""
+    from games import analysis_service
+
+    return analysis_service.run_analysis(analysis_id)

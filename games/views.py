@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from games import analysis, clocks, importing, presence, selectors, services
+from games import analysis, analysis_service, clocks, importing, presence, selectors, services
 from games.exceptions import NotFound
 from games.models import Match
 from games.permissions import CanImportMatches
@@ -319,7 +319,11 @@ class MatchViewSet(viewsets.GenericViewSet):
         """The whole match as a plain-text record (docs/notation.md), or JSON."""
         match = self._match()
         if request.accepted_renderer.format == "json":
-            return Response(selectors.match_record(match))
+            record = selectors.match_record(match)
+            analysis = analysis_service.exported(match)  # issue 24: the game review
+            if analysis is not None:
+                record["analysis"] = dict(analysis)
+            return Response(record)
         return Response(selectors.record_text(match), headers={
             "Content-Disposition": f'inline; filename="match-{match.pk}.txt"'})
 

@@ -49,6 +49,10 @@ STATUS_OF_CODE: dict[str, int] = {
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
+    # Game review (issue 24).
+    "match_not_over": status.HTTP_409_CONFLICT,
+    "analysis_exists": status.HTTP_409_CONFLICT,
+    "too_many_analyses": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 

@@ -1,0 +1,23 @@
+"""Issue 24 item 6: the game review's summary on the admin's match page."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import analysis_service
+from tests.games.test_record_round_trip import _play_randomly
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_match_page_shows_each_sides_rating(staff_client, make_user, monkeypatch):
+    user = make_user()
+    match = _play_randomly(user, "backgammon", 1)
+    page = staff_client.get(f"/admin/games/match/{match.pk}/change/")
+    assert page.status_code == 200 and "Game review" in page.content.decode()
+    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    text = staff_client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert "0-ply: done" in text
+    assert "White: rating" in text and "Black: rating" in text
