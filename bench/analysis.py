@@ -19,8 +19,9 @@ import time
 from computer.board import ruleset
 from computer.levels import picker
 from computer.review import TurnInput, review_game
+from nardy import RULESETS
 
-RULES = ("long_nardy", "short_nardy", "backgammon", "nard")
+RULES = tuple(RULESETS)
 
 
 def heuristic_game(rules: str, seed: int) -> list[TurnInput]:

@@ -7,7 +7,7 @@ engine's values) and a depth (0, 1 or 2 plies, :class:`~computer.search.Evaluato
 
 - the **equity** of the play made and of the best plays (up to :data:`TOP` with their
   steps), the **equity lost** and a **mark** (:data:`MARKS`, thresholds
-  :data:`THRESHOLDS` per rule set);
+  :data:`THRESHOLDS`, the same for every rule set);
 - forced turns (one legal play) and passes are marked ``forced`` / ``pass`` and left
   out of the rates;
 - the **luck** of the roll;
@@ -38,8 +38,10 @@ backgammon players know from Backgammon Galaxy and gnubg: lower is better).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -63,14 +65,9 @@ DEPTHS = (0, 1, 2)
 
 MARKS = ("inaccuracy", "mistake", "blunder")
 
-THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "long_nardy": (0.04, 0.08, 0.16),
-    "short_nardy": (0.04, 0.08, 0.16),
-    "backgammon": (0.04, 0.08, 0.16),
-    "nard": (0.04, 0.08, 0.16),
-}
+THRESHOLDS: tuple[float, float, float] = (0.04, 0.08, 0.16)
 """Equity lost (points per game) from which a decision is an inaccuracy, a mistake, a
-blunder — gnubg's "doubtful / bad / very bad" steps, for every rule set: all four
+blunder — gnubg's "doubtful / bad / very bad" steps, the same for every rule set: all
 score a game 1 to 3 points, so an equity point means the same in each."""
 
 Kind = Literal["move", "forced", "pass"]
@@ -194,7 +191,7 @@ class ReviewError(ValueError):
 def mark_for(rules: str, loss: float) -> str | None:
     """The mark of a decision that lost ``loss`` (``None``: fine)."""
     found = None
-    for name, threshold in zip(MARKS, THRESHOLDS[rules], strict=True):
+    for name, threshold in zip(MARKS, THRESHOLDS, strict=True):
         if loss >= threshold - 1e-9:
             found = name
     return found
@@ -365,14 +362,12 @@ def match_equity_table(length: int, wins: Mapping[int, float]) -> list[list[floa
 
 
 WIN_FREQUENCIES: dict[str, dict[int, float]] = {
-    "long_nardy": {1: 0.820, 2: 0.180, 3: 0.0},
-    "short_nardy": {1: 0.618, 2: 0.355, 3: 0.027},
-    "backgammon": {1: 0.684, 2: 0.297, 3: 0.019},
-    "nard": {1: 0.996, 2: 0.004, 3: 0.0},
-}
+    rules: {int(k): float(v) for k, v in wins.items()}
+    for rules, wins in json.loads((Path(__file__).parent / "weights" / "win_frequencies.json")
+                                  .read_text(encoding="utf-8")).items()}
 """How often a game is won by 1, 2 or 3 points, measured from the ``network`` level's
 self-play, cubeless, seed 24 (docs/computer.md, "Game review"): 1000 games each, 697
-of ``nard``."""
+of ``nard``; the figures are data, ``weights/win_frequencies.json``)."""
 
 
 def match_equity_table_for(rules: str, length: int) -> list[list[float]]:

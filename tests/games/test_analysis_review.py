@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from games.analysis_review import ReviewError, game_inputs, review_stored_game
-from games.models import Rules, Turn
+from games.models import Turn, rules_names
 from tests.games.test_record_round_trip import _play_randomly
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("rules", Rules.values)
+@pytest.mark.parametrize("rules", rules_names())
 def test_every_game_of_a_random_match_is_reviewed_whole(make_user, rules):
     match = _play_randomly(make_user(), rules, 1)
     for game in match.games.order_by("number"):
