@@ -19,7 +19,6 @@ SQLite file of its own) and prints what it measured:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import signal
@@ -28,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -40,7 +38,7 @@ import django
 django.setup()
 
 from tests.hardening.test_body_size import MB, blocks, memory, reset_peak, upload  # noqa: E402
-from tests.hardening.test_proxy import GRANIAN_PRODUCTION, Proxy  # noqa: E402
+from tests.hardening.test_proxy import GRANIAN_PRODUCTION, Proxy, slow_clients  # noqa: E402
 from tests.support import AsgiServer, call, free_port, prepare_database, server_env  # noqa: E402
 
 
@@ -99,25 +97,8 @@ def slowloris(port: int, count: int = 1100, seconds: float = 8) -> str:
             socks.append(sock)
         except OSError:
             break
-    stop = threading.Event()
-
-    def trickle() -> None:
-        line = 0
-        while not stop.wait(2):
-            line += 1
-            for sock in socks:
-                with contextlib.suppress(OSError):
-                    sock.sendall(f"X-{line}: 1\r\n".encode())
-
-    thread = threading.Thread(target=trickle, daemon=True)
-    thread.start()
-    try:
+    with slow_clients(socks):
         return f"{len(socks)} slow connections: health {health_latency(port, seconds)}"
-    finally:
-        stop.set()
-        thread.join()
-        for sock in socks:
-            sock.close()
 
 
 def part_slow(tmp: Path) -> None:

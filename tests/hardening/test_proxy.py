@@ -101,13 +101,13 @@ def health_answers(port: int, seconds: float) -> list[int]:
     return found
 
 
-def test_slow_clients_do_not_stop_health(topology: dict[str, Any]) -> None:
-    port = topology["port"]
-    socks = open_connections(port, CONNECTIONS,
-                             b"GET /api/v1/health/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+@contextlib.contextmanager
+def slow_clients(socks: list[socket.socket]) -> Iterator[list[socket.socket]]:
+    """Keep ``socks`` (requests sent without their end) half-open: one more header line on
+    every connection every 2 s, as a slowloris client does; closed on leaving."""
     stop = threading.Event()
 
-    def trickle() -> None:  # one more header line on every connection every 2 s
+    def trickle() -> None:
         line = 0
         while not stop.wait(2):
             line += 1
@@ -118,12 +118,20 @@ def test_slow_clients_do_not_stop_health(topology: dict[str, Any]) -> None:
     trickler = threading.Thread(target=trickle, daemon=True)
     trickler.start()
     try:
-        answers = health_answers(port, 6)
+        yield socks
     finally:
         stop.set()
         trickler.join()
         for sock in socks:
             sock.close()
+
+
+def test_slow_clients_do_not_stop_health(topology: dict[str, Any]) -> None:
+    port = topology["port"]
+    socks = open_connections(port, CONNECTIONS,
+                             b"GET /api/v1/health/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    with slow_clients(socks):
+        answers = health_answers(port, 6)
     assert answers and all(status == 200 for status in answers), answers
 
 
