@@ -36,11 +36,11 @@ def _history(match: Match) -> dict[str, Any]:
                       match.status, match.winner), "games": games, "turns": turns}
 
 
-def _play_randomly(user: Any, rules: str, seed: int) -> Match:
+def _play_randomly(user: Any, rules: str, seed: int, length: int = 3) -> Match:
     rng = random.Random(seed)
     queue: list[int] = []
     with planned(queue):
-        match = services.match_create(user=user, length=3, hotseat=True, rules=rules)
+        match = services.match_create(user=user, length=length, hotseat=True, rules=rules)
         for _ in range(6000):
             match = selectors.match_get(match.pk)
             assert match is not None
