@@ -521,6 +521,13 @@ export class Board {
         text-anchor="middle" class="cube-value">${escapeText(st.value)}</text></g>`);
     }
 
+    // Issue 24 item 5: a play drawn over the board on request (the review's best
+    // alternative): an arrow per step and a ghost checker where each step lands.
+    // `hint.steps` are in our numbering; `hint.side` is whose bar and tray 25 and 0 are.
+    if (this.data.hint && this.data.hint.steps && this.data.hint.steps.length) {
+      parts.push(this.hintSvg(this.data.hint, points, mine));
+    }
+
     const view = mine === "white" ? _("White's view") : _("Black's view");
     const boardLabel = fmt(_("Board, %(view)s; arrow keys move between points, Enter or Space "
                              + "picks a checker and lands it"), { view });
@@ -587,6 +594,52 @@ export class Board {
       this.animated += 1;
       el.addEventListener("transitionend", () => el.classList.remove("sliding"), { once: true });
     });
+  }
+
+  /** The arrows and ghost checkers of `hint` (see render), drawn over everything. */
+  hintSvg(hint, points, mine) {
+    const own = hint.side === mine;
+    const sign = own ? 1 : -1;   // the mover's checkers' sign in our numbering
+    const places = this.geometry.places;
+    const keyOf = (p) => (p === 25 ? (own ? "bar" : "barTheirs")
+      : p === 0 ? (own ? "off" : "offTheirs") : "p" + p);
+    const counts = new Map();   // signed counts of the points as the play goes
+    const countOf = (p) => (counts.has(p) ? counts.get(p) : points[String(p)] || 0);
+    const spot = (p, index) => {
+      const place = places[keyOf(p)];
+      if (place.kind !== "point") return { cx: place.cx, cy: place.cy };
+      return this.stackPositions(place, index + 1)[index];
+    };
+    const colour = own ? mine : other(mine);
+    const out = [`<g class="hint" data-side="${hint.side}" data-steps="${hint.steps.length}"
+      aria-hidden="true">`];
+    const ghosts = [], arrows = [];
+    for (const st of hint.steps) {
+      const fromPoint = st.from !== 25 && st.from !== 0;
+      const a = spot(st.from, fromPoint ? Math.max(Math.abs(countOf(st.from)), 1) - 1 : 0);
+      if (fromPoint) counts.set(st.from, countOf(st.from) - sign);
+      let b;
+      if (st.to === 0) {
+        b = spot(0, 0);
+      } else {
+        // H7: landing on a lone opposing checker hits it; the ghost stands in its place.
+        const hit = this.data.hitting && countOf(st.to) === -sign;
+        const n = hit ? 0 : Math.abs(countOf(st.to));
+        b = spot(st.to, n);
+        counts.set(st.to, hit ? sign : countOf(st.to) + sign);
+        ghosts.push(b);
+      }
+      const dx = b.cx - a.cx, dy = b.cy - a.cy, len = Math.hypot(dx, dy) || 1;
+      const ux = dx / len, uy = dy / len, head = 16;
+      const ex = b.cx - ux * 6, ey = b.cy - uy * 6;
+      arrows.push(`<line class="hint-arrow" x1="${a.cx}" y1="${a.cy}" x2="${ex - ux * head}"
+        y2="${ey - uy * head}" data-from="${st.from}" data-to="${st.to}"/>`);
+      arrows.push(`<polygon class="hint-head" points="${ex},${ey} ${ex - ux * head - uy * 9},${
+        ey - uy * head + ux * 9} ${ex - ux * head + uy * 9},${ey - uy * head - ux * 9}"/>`);
+    }
+    for (const g of ghosts) out.push(this.checkerSvg(g.cx, g.cy, colour, " ghost"));
+    out.push(...arrows, "</g>");
+    return out.join("");
   }
 
   stackPositions(place, n) {
