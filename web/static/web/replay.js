@@ -86,10 +86,10 @@ export function openReplay(root, matchId, number, { me = null } = {}) {
     "aria-label": label, title: label, onclick }, text);
   const nav = h("div", { class: "replay-nav actions", role: "group",
                          "aria-label": _("Step through the game") },
-    button("⏮", _("First position (Home)"), () => go(0), "replay-first"),
+    button("«", _("First position (Home)"), () => go(0), "replay-first"),
     button("◀", _("Previous turn (←)"), () => go(index - 1), "replay-prev"),
     button("▶", _("Next turn (→)"), () => go(index + 1), "replay-next"),
-    button("⏭", _("Last position (End)"), () => go(positions.length - 1), "replay-last"),
+    button("»", _("Last position (End)"), () => go(positions.length - 1), "replay-last"),
     button(_("Flip board"), _("Flip board"), flip, "replay-flip"));
   const exportLinks = h("p", { class: "replay-export", id: "replay-export" },
     h("a", { href: `${API}matches/${matchId}/export/`, id: "replay-export-txt" },
@@ -111,14 +111,14 @@ export function openReplay(root, matchId, number, { me = null } = {}) {
                        _("Show the best play"));
   const turnDetail = h("p", { class: "review-turn", id: "review-turn", "aria-live": "polite" });
   const summary = h("div", { class: "review-summary", id: "review-summary" });
-  reviewBox.append(reviewState, graphBox, bestToggle, turnDetail, summary);
+  reviewBox.append(reviewState, h("div", { class: "review-body" },
+    h("div", { class: "review-graph" }, graphBox, bestToggle, turnDetail), summary));
 
   const panel = h("aside", { class: "panel replay-panel", "aria-label": _("Replay") },
-    title, players, gamesNav, where, nav, exportLinks, reviewBox,
-    h("h2", {}, _("Moves")), moveList);
+    title, players, gamesNav, where, nav, exportLinks, h("h2", {}, _("Moves")), moveList);
   root.replaceChildren(h("section", { class: "match replay", id: "replay",
                                       "data-match": matchId, "data-game": number },
-                         boardHost, panel));
+                         h("div", { class: "replay-main" }, boardHost, reviewBox), panel));
   const board = new Board(boardHost, {});
 
   const facts = () => (match && ruleSet(match.rules)) || {};
@@ -192,7 +192,13 @@ export function openReplay(root, matchId, number, { me = null } = {}) {
       const on = Number(li.dataset.index) === index;
       li.classList.toggle("current", on);
       if (on) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
-      if (on) li.scrollIntoView({ block: "nearest" });
+      if (on) {   // kept in view inside the list (the page itself does not scroll)
+        const top = li.offsetTop, bottom = top + li.offsetHeight;
+        if (top < moveList.scrollTop) moveList.scrollTop = top;
+        else if (bottom > moveList.scrollTop + moveList.clientHeight) {
+          moveList.scrollTop = bottom - moveList.clientHeight;
+        }
+      }
     }
     for (const dot of graphBox.querySelectorAll("[data-turn]")) {
       dot.classList.toggle("current", Number(dot.dataset.turn) === index);
@@ -286,7 +292,7 @@ export function openReplay(root, matchId, number, { me = null } = {}) {
   function renderGraph() {
     graphBox.replaceChildren();
     if (!review || !review.turns.length) return;
-    const width = 300, height = 120, x0 = 8, pad = 10;
+    const width = 480, height = 140, x0 = 8, pad = 12;
     const values = review.turns.map((t) => (t.side === "white" ? 1 : -1) * t.played.equity);
     const top = Math.max(1, ...values.map(Math.abs));
     const step = (width - 2 * x0) / Math.max(1, turns.length);

@@ -1,0 +1,112 @@
+"""Issue 24 item 5 in a real chromium: the review beside the replay — each move's mark
+and equity lost in the move list, the equity graph (a click on a point goes to that
+turn), the best play drawn on the board on request, the luck of each roll, the summary
+per side; and, without a review, "Analyse" for a player of the match, with its progress
+until it is done."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from games import analysis_service
+from games.models import Analysis
+from tests.web.conftest import elsewhere, shot
+from tests.web.test_browser import api_get, login
+from tests.web.test_replay import api_board, at_index, finished_match, open_replay, shown_board
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def no_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Analyses are queued but not run: the test runs each (the task's own work)."""
+    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+
+
+def analysed(make_user: Any, seed: int = 5) -> Any:
+    match = finished_match(make_user, seed=seed)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=match.white,
+                                                 depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    return match
+
+
+def test_marks_graph_best_play_luck_and_summary(open_page, make_user, no_queue):
+    match = analysed(make_user)
+    page = open_page()
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]
+    turns = {t["number"]: t for t in review["turns"]}
+    marked = {n for n, t in turns.items() if t["mark"]}
+    assert marked, "a game played at random has marked moves"
+    # Each move's mark and equity lost in the move list, as the review has them.
+    for n, t in turns.items():
+        li = page.locator(f'#replay-moves li[data-turn="{n}"]')
+        assert li.get_attribute("data-mark") == (t["mark"] or "")
+        if t["mark"]:
+            assert li.locator(".mark").inner_text().strip().endswith(f"{t['loss']:.3f}")
+        assert li.locator(".luck").count() == 1
+    # The summary per side.
+    table = page.locator("#review-table")
+    for i, colour in enumerate(("white", "black")):
+        cells = table.locator(f'td[data-side="{colour}"]')
+        side = review["sides"][i]
+        assert cells.nth(0).inner_text() == f"{side['error_rate']:.4f}"
+        assert cells.nth(1).inner_text() == f"{side['rating']:.1f}"
+        assert cells.nth(5).inner_text() == str(side["marks"]["blunder"])
+    # The graph: a point per turn; a click on one goes to that turn.
+    assert page.locator("#equity-graph circle[data-turn]").count() == len(turns)
+    target = max(marked)
+    page.locator(f'#equity-graph circle[data-turn="{target}"]').click()
+    at_index(page, target)
+    positions = api_get(page, f"matches/{match.pk}/games/1/positions/")
+    assert shown_board(page) == api_board(positions[target]["board"])
+    assert page.locator(f'#equity-graph circle.current[data-turn="{target}"]').count() == 1
+    assert page.locator("#review-turn").get_attribute("data-turn") == str(target)
+    assert "lost" in page.locator("#review-turn").inner_text()
+    # The best play on request: the board before the turn, an arrow per step of it.
+    best = turns[target]["best"][0]
+    page.click("#review-best")
+    page.wait_for_selector('#board[data-best="true"] svg .hint')
+    assert shown_board(page) == api_board(positions[target - 1]["board"])
+    hint = page.locator("#board svg .hint")
+    assert hint.get_attribute("data-steps") == str(len(best["steps"]))
+    assert hint.locator(".hint-arrow").count() == len(best["steps"])
+    assert page.locator("#review-best").get_attribute("aria-pressed") == "true"
+    shot(page, "review")
+    page.keyboard.press("ArrowLeft")   # still shown for the turn stepped to, if it has one
+    at_index(page, target - 1)
+    page.click("#review-best")
+    page.wait_for_selector('#board[data-best="false"]')
+    assert page.locator("#board svg .hint").count() == 0
+
+
+def test_a_player_asks_for_the_review_and_sees_it_arrive(open_page, make_user, no_queue):
+    match = finished_match(make_user, seed=6)
+    spectator = open_page()
+    open_replay(spectator, match.pk)
+    spectator.wait_for_selector("#review[data-state=none]")
+    assert spectator.locator("#review-ask").count() == 0   # not a player: no button
+    page = open_page()
+    login(page, "alice")
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review[data-state=none]")
+    page.click("#review-ask")
+    page.wait_for_selector("#review[data-state=queued]")
+    assert "queued" in page.locator("#review-state").inner_text()
+    deadline = time.monotonic() + 10
+    while not Analysis.objects.filter(match=match).exists():
+        assert time.monotonic() < deadline, "no analysis was asked for"
+        time.sleep(0.05)
+    analysis = Analysis.objects.get(match=match)
+    assert analysis.depth == analysis_service.DEFAULT_DEPTH
+    # The depth the server chose is what it would run; here it runs at 0 plies, fast.
+    Analysis.objects.filter(pk=analysis.pk).update(depth=0)
+    assert elsewhere(analysis_service.run_analysis, analysis_id=analysis.pk) == "done"
+    page.wait_for_selector("#review[data-state=done] #review-table", timeout=20_000)
+    assert page.locator("#equity-graph circle[data-turn]").count() == len(
+        api_get(page, f"matches/{match.pk}/analysis/")["games"][0]["turns"])
