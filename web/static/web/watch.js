@@ -37,8 +37,9 @@ function row(m, me) {
     h("span", { class: "watch-title" }, `#${m.id} ${names}`),
     h("span", { class: "rules" }, d ? _(d.title) : m.rules || ""),
     h("span", { class: "length" }, ngettext("%(count)s pt", "%(count)s pts", m.length)),
-    h("span", { class: "status active score", "data-score": `${score.white}-${score.black}`,
-                title: _("Score: White–Black") }, `${score.white}–${score.black}`),
+    h("span", { class: "status active watch-score",
+                "data-score": `${score.white}-${score.black}` },
+      f(_("score %(white)s–%(black)s"), score)),
     h("span", { class: "buttons" }, h("a", { class: "button primary", href: `#/match/${m.id}`,
                                              "data-watch": m.id },
                                           playing ? _("Play") : _("Watch"))));
