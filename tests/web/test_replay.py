@@ -24,7 +24,10 @@ SHOWN_BOARD = """() => {
     const n = Number(g.dataset.count);
     if (n) points[g.dataset.point] = g.dataset.colour === mine ? n : -n;
   }
-  const count = (sel) => { const g = svg.querySelector(sel); return g ? Number(g.dataset.count) : 0; };
+  const count = (sel) => {
+    const g = svg.querySelector(sel);
+    return g ? Number(g.dataset.count) : 0;
+  };
   return { perspective: mine, points,
            off: { mine: count('g.off.mine'), theirs: count('g.off.theirs') },
            bar: { mine: count('g.bar.mine'), theirs: count('g.bar.theirs') } };

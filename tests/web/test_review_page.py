@@ -110,3 +110,27 @@ def test_a_player_asks_for_the_review_and_sees_it_arrive(open_page, make_user, n
     page.wait_for_selector("#review[data-state=done] #review-table", timeout=20_000)
     assert page.locator("#equity-graph circle[data-turn]").count() == len(
         api_get(page, f"matches/{match.pk}/analysis/")["games"][0]["turns"])
+
+
+def test_the_review_page_in_russian(browser, live_server, make_user, no_queue):
+    from tests.web.test_i18n import untranslated
+
+    match = analysed(make_user)
+    context = browser.new_context(locale="ru-RU", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/play/")
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    page.keyboard.press("End")
+    at_index(page, match.games.get(number=1).turns)
+    page.click("#review-best")
+    page.wait_for_selector('#board[data-best="true"]')
+    assert page.locator("#review-h").inner_text() == "Разбор партии"
+    # Not words to translate: the username, "JSON", the language switch's own name and
+    # the keys' names (Enter, Home, End).
+    assert untranslated(page, {"API", "JSON", "alice", "English", "Enter", "Home", "End"}) == []
+    assert errors == []
+    context.close()

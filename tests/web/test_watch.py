@@ -4,8 +4,6 @@ opening one shows its board to a spectator, live."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games import services
