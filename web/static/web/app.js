@@ -8,8 +8,6 @@ import { Board, applySteps, stepFor } from "./board.js";
 import { MatchLive, wake } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText, pairingPanel, ratingsPanel } from "./ratings.js";  // issue 25
-import { openReplay, replayLink, replayRoute } from "./replay.js";   // issue 23 item 11
-import { openWatch, watchHash } from "./watch.js";                   // issue 23 item 12
 
 const app = document.getElementById("app");
 const who = document.getElementById("who");
@@ -149,10 +147,7 @@ function route() {
   if (current) current.stop();
   current = null;
   const m = location.hash.match(/^#\/match\/(\d+)/);
-  const replay = replayRoute(location.hash);
-  if (replay) current = openReplay(app, replay.matchId, replay.game, { me });
-  else if (location.hash.startsWith(watchHash)) current = openWatch(app, { me });
-  else if (m) current = openMatch(Number(m[1]));
+  if (m) current = openMatch(Number(m[1]));
   else current = openLobby();
 }
 
@@ -468,7 +463,6 @@ function openLobby() {
           m.status === "active" ? act(_("Play"), () => go(`#/match/${m.id}`), "primary") : null,
           m.status === "invited" || m.status === "open"
             ? act(_("Cancel"), post(`matches/${m.id}/cancel/`, refresh)) : null,
-          m.status === "finished" ? replayLink(m.id, 1, _("Replay")) : null,
           m.status === "finished" ? act(_("Rematch"), post(`matches/${m.id}/rematch/`, (r) => {
             if (r.status === "active") go(`#/match/${r.id}`);
             else { toast(f(_("Rematch: invitation sent to %(name)s."), { name: r.invited }));
@@ -1278,8 +1272,7 @@ function openMatch(matchId) {
         ahead = true;   // the state has the game still going
       } else if (game.winner) {
         parts.push(h("li", { class: "game-result", "data-result": resultName(game),
-                             "data-game": game.number }, resultSentence(game), " ",
-                     replayLink(matchId, game.number)));
+                             "data-game": game.number }, resultSentence(game)));
         shown.push(game);
       }
     }
