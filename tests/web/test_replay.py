@@ -136,7 +136,7 @@ def test_reached_from_the_lobby_history_and_the_match_page(open_page, make_user)
     at_index(page, 0)
     page.click("#replay-match")   # back to the match page: each finished game linked
     page.wait_for_url(f"**#/match/{match.pk}")
-    link = page.locator(f'#log .game-result a.replay-link[data-replay="{match.pk}/1"]')
+    link = page.locator(f'#replays a.replay-link[data-replay="{match.pk}/1"]')
     link.click()
     page.wait_for_url(f"**#/matches/{match.pk}/replay/1")
     at_index(page, 0)

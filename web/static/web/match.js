@@ -18,6 +18,7 @@ import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, butt
          resultExplanation, resultSentence, resultWord, session, stepText, store, stored,
          toast } from "./common.js";
 import { drawnRecord, lastTurnOf, logEntries } from "./match-log.js";
+import { replayLinks } from "./replay.js";
 import { canAct, clockLineText, clockSides, computerActs, hasStakes, nextStake, pips,
          stakeText, statusText } from "./match-texts.js";
 
@@ -48,11 +49,12 @@ function panelElements(matchId) {
     liveLine: h("p", { class: "live", id: "live", "data-state": "connecting" },
                 _("connecting…")),
     result: h("div", { class: "result", id: "result", role: "status", hidden: true }),
+    replays: h("p", { class: "replays", id: "replays" }),   // issue 23 item 11
     log: h("ol", { class: "log", id: "log", "aria-label": _("Move log") }),
     announce: h("p", { class: "sr-only", id: "announce", "aria-live": "polite" }),
   };
   el.panel = h("aside", { class: "panel", "aria-label": _("Match") }, el.title, el.players,
-    el.statusLine, el.notice, el.result, el.clockLine, el.stakeLine, el.pipsLine, el.diceLeft,
+    el.statusLine, el.notice, el.result, el.replays, el.clockLine, el.stakeLine, el.pipsLine, el.diceLeft,
     el.headCounter, el.dieChoice, el.actions, el.liveLine,
     h("h2", {}, _("Moves")), el.log, el.announce);
   el.root = h("section", { class: "match" }, el.boardHost, el.panel);
@@ -269,6 +271,7 @@ class MatchView {
       this.refetch(0);
     }
     const { log, result } = this.el;
+    this.el.replays.replaceChildren(...replayLinks(this.id, shown));   // issue 23 item 11
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
     log.replaceChildren(...parts);
     if (atBottom) log.scrollTop = log.scrollHeight;

@@ -9,25 +9,11 @@
 
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
+import { app, h, rulesTitle, session, stepText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const POLL_MS = 1000;   // the analysis's progress, while it is queued or running
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "class") el.className = value;
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
 
 /** The route of game `number`'s replay (linked from the match page, the lobby's
  *  finished matches and the player's profile). */
@@ -40,10 +26,13 @@ export function replayLink(matchId, number = 1, text = null) {
            text || f(_("Replay game %(n)s"), { n: number }));
 }
 
-/** The route's match id and game number, or null. */
-export function replayRoute(hash) {
-  const m = hash.match(/^#\/matches\/(\d+)\/replay\/(\d+)/);
-  return m ? { matchId: Number(m[1]), game: Number(m[2]) } : null;
+/** "Replay and review: game 1 · game 2" for the match page: a link per finished game
+ *  of `games` (the games list's items); nothing before the first game is over. */
+export function replayLinks(matchId, games) {
+  const done = games.filter((g) => g.winner);
+  if (!done.length) return [];
+  return [_("Replay and review:"), " ", ...done.flatMap((g, i) => [i ? " · " : "",
+    replayLink(matchId, g.number, f(_("game %(n)s"), { n: g.number }))])];
 }
 
 const MARK_NAMES = { inaccuracy: _("inaccuracy"), mistake: _("mistake"),
@@ -60,13 +49,8 @@ export function parseStep(text) {
   return { from: m[1] === "bar" ? 25 : Number(m[1]), to: m[2] === "off" ? 0 : Number(m[2]) };
 }
 
-function stepText(step) {
-  const from = step.from === 25 ? _("bar") : step.from;
-  const to = step.to === 0 ? _("off") : step.to;
-  return `${from}/${to}${step.hit ? "*" : ""}`;
-}
-
-export function openReplay(root, matchId, number, { me = null } = {}) {
+export function openReplay(matchId, number) {
+  const root = app;
   let stopped = false;
   let match = null, games = [], turns = [], positions = [], review = null, analysis = null;
   let index = 0;            // 0: before the first turn; n: after turn n
@@ -240,7 +224,7 @@ export function openReplay(root, matchId, number, { me = null } = {}) {
     const names = SIDES.map((c) => h("span", { class: "player" },
       h("span", { class: `swatch ${c}` }), " ", side(c), ": ",
       h("strong", {}, (match && match[c]) || "?")));
-    const rules = facts().title ? _(facts().title) : (match && match.rules) || "";
+    const rules = match ? rulesTitle(match.rules) : "";
     const game = games.find((g) => g.number === number);
     const result = game && game.winner
       ? ngettext("%(side)s won %(count)s point", "%(side)s won %(count)s points", game.points,
@@ -353,6 +337,7 @@ export function openReplay(root, matchId, number, { me = null } = {}) {
         { result: signed(review.result, 2), adjusted: signed(review.luck_adjusted, 2) })));
   }
 
+  const me = session.me;
   const mayAsk = () => Boolean(me && match && match.status === "finished"
                                && SIDES.some((c) => match[c] === me));
 

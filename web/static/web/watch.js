@@ -4,39 +4,19 @@
 // is not a player is a spectator (White's side of the board, no controls, the match's
 // stream live). The list is read again every few seconds.
 
-import { api, features, ruleSet } from "./api.js";
-import { _, f, ngettext } from "./i18n.js";
+import { api, features } from "./api.js";
+import { app, h, matchTitle, session } from "./common.js";
+import { _, f } from "./i18n.js";
 
 const REFRESH_MS = 10000;
 const PAGE_SIZE = 50;
 
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") el.className = value;
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-export const watchHash = "#/watch";
-
-/** One live match: "#12 alice v bob · Long Nardy · 3 pts · 1–0", and a Watch link. */
+/** One live match: "#12 alice v bob · Long Nardy · 3 pts", the score, a Watch link. */
 function row(m, me) {
-  const d = ruleSet(m.rules);
-  const names = m.hotseat ? f(_("%(name)s (hotseat)"), { name: m.white })
-    : f(_("%(white)s v %(black)s"), { white: m.white || "?", black: m.black || "?" });
   const score = m.score || { white: 0, black: 0 };
   const playing = me && (m.white === me || m.black === me);
   return h("li", { class: "match-row watch-row", "data-match": m.id },
-    h("span", { class: "watch-title" }, `#${m.id} ${names}`),
-    h("span", { class: "rules" }, d ? _(d.title) : m.rules || ""),
-    h("span", { class: "length" }, ngettext("%(count)s pt", "%(count)s pts", m.length)),
+    h("span", { class: "watch-title" }, matchTitle(m)),
     h("span", { class: "status active watch-score",
                 "data-score": `${score.white}-${score.black}` },
       f(_("score %(white)s–%(black)s"), score)),
@@ -45,7 +25,8 @@ function row(m, me) {
                                           playing ? _("Play") : _("Watch"))));
 }
 
-export function openWatch(root, { me = null } = {}) {
+export function openWatch() {
+  const root = app, me = session.me;
   let stopped = false;
   let timer = null;
   const list = h("div", { id: "watch-list", "aria-live": "polite" });
