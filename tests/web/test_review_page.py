@@ -36,7 +36,7 @@ def analysed(make_user: Any, seed: int = 5) -> Any:
 
 def test_marks_graph_best_play_luck_and_summary(open_page, make_user, no_queue):
     match = analysed(make_user)
-    page = open_page()
+    page = open_page(1280, 1000)
     open_replay(page, match.pk)
     page.wait_for_selector("#review-table")
     review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]

@@ -95,8 +95,9 @@ export function openReplay(matchId, number) {
                        _("Show the best play"));
   const turnDetail = h("p", { class: "review-turn", id: "review-turn", "aria-live": "polite" });
   const summary = h("div", { class: "review-summary", id: "review-summary" });
-  reviewBox.append(reviewState, h("div", { class: "review-body" },
-    h("div", { class: "review-graph" }, graphBox, bestToggle, turnDetail), summary));
+  const reviewBody = h("div", { class: "review-body", hidden: true },
+    h("div", { class: "review-graph" }, graphBox, bestToggle, turnDetail), summary);
+  reviewBox.append(reviewState, reviewBody);
 
   const panel = h("aside", { class: "panel replay-panel", "aria-label": _("Replay") },
     title, players, gamesNav, where, nav, exportLinks, h("h2", {}, _("Moves")), moveList);
@@ -397,6 +398,7 @@ export function openReplay(matchId, number) {
       }, POLL_MS);
     }
     renderReviewState();
+    reviewBody.hidden = !review;
     renderMoves();
     renderGraph();
     renderSummary();
