@@ -112,16 +112,12 @@ def test_a_player_asks_for_the_review_and_sees_it_arrive(open_page, make_user, n
         api_get(page, f"matches/{match.pk}/analysis/")["games"][0]["turns"])
 
 
-def test_the_review_page_in_russian(browser, live_server, make_user, no_queue):
+def test_the_review_page_in_russian(open_page, make_user, no_queue):
     from tests.web.test_i18n import untranslated
 
     match = analysed(make_user)
-    context = browser.new_context(locale="ru-RU", viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{live_server.url}/play/")
+    page = open_page(locale="ru-RU")
+    assert page.locator("html").get_attribute("lang") == "ru"
     open_replay(page, match.pk)
     page.wait_for_selector("#review-table")
     page.keyboard.press("End")
@@ -132,5 +128,3 @@ def test_the_review_page_in_russian(browser, live_server, make_user, no_queue):
     # Not words to translate: the username, "JSON", the language switch's own name and
     # the keys' names (Enter, Home, End).
     assert untranslated(page, {"API", "JSON", "alice", "English", "Enter", "Home", "End"}) == []
-    assert errors == []
-    context.close()
