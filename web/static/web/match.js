@@ -38,8 +38,8 @@ function panelElements(matchId) {
     statusLine: h("p", { class: "status-line", id: "status", "aria-live": "polite" }),
     // What the other side answered to our offer, until we act again.
     notice: h("p", { class: "notice", id: "notice", role: "status", hidden: true }),
-    headCounter: h("p", { class: "head-counter", id: "head-counter", hidden: true }),
-    diceLeft: h("p", { class: "dice-left", id: "dice-left" }),
+    headCounter: h("span", { class: "head-counter", id: "head-counter", hidden: true }),
+    diceLeft: h("span", { class: "dice-left", id: "dice-left" }),
     pipsLine: h("p", { class: "pips", id: "pips" }),
     stakeLine: h("p", { class: "stake", id: "stake", hidden: true }),
     clockLine: h("p", { class: "clock", id: "clock", hidden: true, "aria-live": "off" }),
@@ -53,11 +53,18 @@ function panelElements(matchId) {
     log: h("ol", { class: "log", id: "log", "aria-label": _("Move log") }),
     announce: h("p", { class: "sr-only", id: "announce", "aria-live": "polite" }),
   };
-  el.panel = h("aside", { class: "panel", "aria-label": _("Match") }, el.title, el.players,
-    el.statusLine, el.notice, el.result, el.replays, el.clockLine, el.stakeLine, el.pipsLine, el.diceLeft,
-    el.headCounter, el.dieChoice, el.actions, el.liveLine,
-    h("h2", {}, _("Moves")), el.log, el.announce);
-  el.root = h("section", { class: "match" }, el.boardHost, el.panel);
+  // Issue 23 item 3: three parts around the board, placed by play.css — beside it on a
+  // wide screen; on a phone the facts above it, the turn's controls (the dock) below it
+  // in portrait and beside it in landscape, so nothing needs scrolling.
+  el.panel = h("aside", { class: "panel info", id: "match-info", "aria-label": _("Match") },
+    el.title, el.players, el.stakeLine, el.pipsLine);
+  el.dock = h("div", { class: "panel dock", id: "dock", role: "group",
+                       "aria-label": _("Controls") },
+    el.statusLine, el.notice, el.result, el.clockLine,
+    h("div", { class: "counters" }, el.headCounter, el.diceLeft), el.dieChoice, el.actions);
+  el.rest = h("section", { class: "panel rest", id: "match-log", "aria-labelledby": "moves-h" },
+    el.liveLine, el.replays, h("h2", { id: "moves-h" }, _("Moves")), el.log, el.announce);
+  el.root = h("section", { class: "match" }, el.boardHost, el.panel, el.dock, el.rest);
   return el;
 }
 

@@ -101,7 +101,7 @@ export function openReplay(matchId, number) {
 
   const panel = h("aside", { class: "panel replay-panel", "aria-label": _("Replay") },
     title, players, gamesNav, where, nav, exportLinks, h("h2", {}, _("Moves")), moveList);
-  root.replaceChildren(h("section", { class: "match replay", id: "replay",
+  root.replaceChildren(h("section", { class: "replay", id: "replay",
                                       "data-match": matchId, "data-game": number },
                          h("div", { class: "replay-main" }, boardHost, reviewBox), panel));
   const board = new Board(boardHost, {});
