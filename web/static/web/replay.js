@@ -9,7 +9,7 @@
 
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
-import { app, h, rulesTitle, session, stepText } from "./common.js";
+import { app, cap, h, rulesTitle, session, stepText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -103,7 +103,7 @@ export function openReplay(matchId, number) {
     title, players, gamesNav, where, nav, exportLinks, h("h2", {}, _("Moves")), moveList);
   root.replaceChildren(h("section", { class: "replay", id: "replay",
                                       "data-match": matchId, "data-game": number },
-                         h("div", { class: "replay-main" }, boardHost, reviewBox), panel));
+                         boardHost, panel, reviewBox));
   const board = new Board(boardHost, {});
 
   const facts = () => (match && ruleSet(match.rules)) || {};
@@ -218,7 +218,7 @@ export function openReplay(matchId, number) {
         besteq: signed(best.equity), loss: r.loss.toFixed(3) })
       : f(_("Played %(played)s (%(eq)s): the best play."),
           { played: write(r.played), eq: signed(r.played.equity) });
-    return [text, r.mark ? MARK_NAMES[r.mark] + "." : "", luck].filter(Boolean).join(" ");
+    return [text, r.mark ? cap(MARK_NAMES[r.mark]) + "." : "", luck].filter(Boolean).join(" ");
   }
 
   function renderHeader() {
