@@ -75,7 +75,21 @@ def test_marks_graph_best_play_luck_and_summary(open_page, make_user, no_queue):
     assert shown_board(page) == api_board(positions[target - 1]["board"])
     hint = page.locator("#board svg .hint")
     assert hint.get_attribute("data-steps") == str(len(best["steps"]))
-    assert hint.locator(".hint-arrow").count() == len(best["steps"])
+    arrows = hint.locator(".hint-arrow")
+    assert arrows.count() == len(best["steps"])
+    # In White's numbering (the board's): Long Nardy turns Black's point p into p ± 12 (R2).
+    def white(point: int) -> int:
+        if turns[target]["side"] == "white" or point in (0, 25):
+            return point
+        return point - 12 if point > 12 else point + 12
+
+    def parse(text: str) -> tuple[int, int]:
+        src, dst = text.rstrip("*").split("(")[0].split("/")
+        return (25 if src == "bar" else int(src), 0 if dst == "off" else int(dst))
+
+    drawn = [(int(arrows.nth(i).get_attribute("data-from")),
+              int(arrows.nth(i).get_attribute("data-to"))) for i in range(arrows.count())]
+    assert drawn == [tuple(map(white, parse(step))) for step in best["steps"]]
     assert page.locator("#review-best").get_attribute("aria-pressed") == "true"
     shot(page, "review")
     page.keyboard.press("ArrowLeft")   # still shown for the turn stepped to, if it has one
