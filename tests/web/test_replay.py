@@ -141,3 +141,11 @@ def test_reached_from_the_lobby_history_and_the_match_page(open_page, make_user)
     page.wait_for_url(f"**#/matches/{match.pk}/replay/1")
     at_index(page, 0)
     assert page.locator("#replay-title").inner_text() == f"Replay: match #{match.pk}, game 1"
+
+
+def test_a_game_the_match_does_not_have_says_so(open_page, make_user):
+    match = finished_match(make_user)
+    page = open_page()
+    page.evaluate("hash => { location.hash = hash; }", f"#/matches/{match.pk}/replay/9")
+    page.wait_for_selector("#replay-error")
+    assert page.locator("#replay-error").inner_text() == f"Match {match.pk} has no game 9."

@@ -9,7 +9,8 @@
 
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
-import { app, cap, h, rulesTitle, session, stepText } from "./common.js";
+import { app, attempt, button, cap, explain, h, rulesTitle, session,
+         stepText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -66,15 +67,15 @@ export function openReplay(matchId, number) {
   const gamesNav = h("nav", { class: "replay-games", id: "replay-games",
                               "aria-label": _("Games") });
   const where = h("p", { class: "replay-where", id: "replay-where", "aria-live": "polite" });
-  const button = (text, label, onclick, id) => h("button", { type: "button", id,
-    "aria-label": label, title: label, onclick }, text);
+  const key = (text, label, fn, id) => button(text, fn, { id, "aria-label": label,
+                                                          title: label });
   const nav = h("div", { class: "replay-nav actions", role: "group",
                          "aria-label": _("Step through the game") },
-    button("«", _("First position (Home)"), () => go(0), "replay-first"),
-    button("◀", _("Previous turn (←)"), () => go(index - 1), "replay-prev"),
-    button("▶", _("Next turn (→)"), () => go(index + 1), "replay-next"),
-    button("»", _("Last position (End)"), () => go(positions.length - 1), "replay-last"),
-    button(_("Flip board"), _("Flip board"), flip, "replay-flip"));
+    key("«", _("First position (Home)"), () => go(0), "replay-first"),
+    key("◀", _("Previous turn (←)"), () => go(index - 1), "replay-prev"),
+    key("▶", _("Next turn (→)"), () => go(index + 1), "replay-next"),
+    key("»", _("Last position (End)"), () => go(positions.length - 1), "replay-last"),
+    button(_("Flip board"), flip, { id: "replay-flip" }));
   const exportLinks = h("p", { class: "replay-export", id: "replay-export" },
     h("a", { href: `${API}matches/${matchId}/export/`, id: "replay-export-txt" },
       _("Export the match (text)")), " · ",
@@ -90,9 +91,8 @@ export function openReplay(matchId, number) {
   const reviewState = h("p", { class: "review-state", id: "review-state",
                                "aria-live": "polite" });
   const graphBox = h("div", { class: "equity-graph", id: "equity-graph" });
-  const bestToggle = h("button", { type: "button", id: "review-best", "aria-pressed": "false",
-                                   hidden: true, onclick: () => { showBest = !showBest; draw(); } },
-                       _("Show the best play"));
+  const bestToggle = button(_("Show the best play"), () => { showBest = !showBest; draw(); },
+                            { id: "review-best", "aria-pressed": "false", hidden: true });
   const turnDetail = h("p", { class: "review-turn", id: "review-turn", "aria-live": "polite" });
   const summary = h("div", { class: "review-summary", id: "review-summary" });
   const reviewBody = h("div", { class: "review-body", hidden: true },
@@ -134,14 +134,16 @@ export function openReplay(matchId, number) {
   }
 
   async function flip() {
+    const before = perspective;
     perspective = viewer() === "white" ? "black" : "white";
-    await loadPositions();
+    if (await attempt(loadPositions) === undefined) perspective = before;   // toast said why
     draw();
   }
 
   async function loadPositions() {
     const query = perspective ? `?perspective=${perspective}` : "";
     positions = await api.get(`matches/${matchId}/games/${number}/positions/${query}`);
+    return positions;
   }
 
   function draw(forward = false) {
@@ -370,8 +372,7 @@ export function openReplay(matchId, number) {
     try {
       analysis = await api.post(`matches/${matchId}/analysis/`, {});
     } catch (error) {
-      reviewState.textContent = error instanceof ApiError ? error.message
-        : _("The server could not be reached.");
+      reviewState.textContent = explain(error);
       return;
     }
     showAnalysis();
@@ -415,8 +416,7 @@ export function openReplay(matchId, number) {
       await readAnalysis();
     } catch (error) {
       if (stopped) return;
-      root.replaceChildren(h("p", { class: "error", id: "replay-error" },
-        error instanceof ApiError ? error.message : _("The server could not be reached.")));
+      root.replaceChildren(h("p", { class: "error", id: "replay-error" }, explain(error)));
       return;
     }
     if (stopped) return;
