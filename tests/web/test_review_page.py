@@ -140,5 +140,6 @@ def test_the_review_page_in_russian(open_page, make_user, no_queue):
     page.wait_for_selector('#board[data-best="true"]')
     assert page.locator("#review-h").inner_text() == "Разбор партии"
     # Not words to translate: the username, "JSON", the language switch's own name and
-    # the keys' names (Enter, Home, End).
-    assert untranslated(page, {"API", "JSON", "alice", "English", "Enter", "Home", "End"}) == []
+    # the keys' names (Enter, Home, End, Backspace).
+    assert untranslated(page, {"API", "JSON", "alice", "English", "Enter", "Home", "End",
+                                  "Backspace"}) == []
