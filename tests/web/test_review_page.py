@@ -143,3 +143,27 @@ def test_the_review_page_in_russian(open_page, make_user, no_queue):
     # the keys' names (Enter, Home, End, Backspace).
     assert untranslated(page, {"API", "JSON", "alice", "English", "Enter", "Home", "End",
                                   "Backspace"}) == []
+
+
+def test_stake_decisions_in_the_move_list(open_page, make_user, no_queue):
+    """The review's stake decisions (S2-S4: the offer and its answer), each a line before
+    the turn it came before, with the right choice and a mark."""
+    from tests.games.test_record_round_trip import _play_randomly
+
+    user = make_user("alice")
+    match = _play_randomly(user, "backgammon", 3, length=3, stakes="cube", offer_at=3)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    page = open_page()
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]
+    assert [s["question"] for s in review["stakes"]] == ["offer", "accept"]
+    lines = page.locator("#replay-moves li.stake-review")
+    assert lines.count() == 2
+    assert "right:" in lines.nth(0).inner_text() and "answers" in lines.nth(1).inner_text()
+    # Before turn 3: the turn lines around them are turns 2 and 3.
+    assert page.locator("#replay-moves li.stake-review + li.turn").first.get_attribute(
+        "data-turn") == "3"
+    for i, decision in enumerate(review["stakes"]):
+        assert lines.nth(i).get_attribute("data-mark") == (decision["mark"] or "")
