@@ -128,6 +128,8 @@ def test_a_turn_fits_one_phone_screen(
     for sel in (BOARD, STATUS, *controls):
         assert not overlap(toast_box, boxes[sel]), (sel, toast_box, boxes[sel])
     page.evaluate("() => { document.getElementById('toast').className = 'toast'; }")
+    page.wait_for_function("() => getComputedStyle(document.getElementById('toast'))"
+                           ".opacity === '0'")
     print(f"\nphone {orientation} {width}x{height}: " + json.dumps(
         {k: {n: round(v) for n, v in b.items()} if b else None for k, b in boxes.items()}))
     shot(page, f"phone-{orientation}")
