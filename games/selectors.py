@@ -79,6 +79,13 @@ def default_perspective(match: Match, game: Game | None, viewer: Any) -> Side:
     return WHITE
 
 
+def replay_perspective(match: Match, viewer: Any) -> Side:
+    """A finished game's board is shown to its player in their own numbering; in
+    hotseat and to everyone else in White's."""
+    sides = match.sides_of(viewer)
+    return sides[0] if len(sides) == 1 else WHITE
+
+
 def legal_tree(turn: Turn) -> list[shapes.Stop]:
     """Issue 23 item 2: every way to finish the turn from ``turn``, as a graph of stops.
 
@@ -300,6 +307,22 @@ def turn_list_json(game: Game) -> list[shapes.Turn]:
     """The per-move record of a game, each turn with the offer accepted before its roll."""
     before = accepted_offers(game)
     return [turn_json(t, before.get(t.number)) for t in turn_list(game)]
+
+
+def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePosition]:
+    """Issue 23 item 11: the board before the game's first turn (``turn`` 0) and after
+    each of its turns, in ``perspective``'s numbering, for a replay. The boards are the
+    ones the engine wrote when each turn ended (``position_after``); a turn still being
+    played shows the game's board now."""
+    rs = game.match.ruleset
+    out: list[shapes.GamePosition] = [
+        {"turn": 0, "side": None, "board": board_json(rs.initial(), perspective)}]
+    for turn in turn_list(game):
+        position = (rs.position_from_id(turn.position_after) if turn.position_after
+                    else game.position)
+        out.append({"turn": turn.number, "side": turn.side,
+                    "board": board_json(position, perspective)})
+    return out
 
 
 def turn_json(turn: TurnRecord, offer: shapes.GameOffer | None = None) -> shapes.Turn:

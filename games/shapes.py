@@ -304,6 +304,12 @@ class Turn(TypedDict):
     finished_at: datetime | None
 
 
+class GamePosition(TypedDict):
+    turn: Annotated[int, Doc("0: before the first turn; n: after turn n.")]
+    side: Annotated[Colour | None, Doc("Who played turn n (null for turn 0).")]
+    board: Board
+
+
 class Event(TypedDict):
     seq: int
     type: str

@@ -23,6 +23,7 @@ from games.permissions import CanImportMatches
 from games.renderers import PlainTextRenderer
 from games.serializers import (
     DiceStatsSerializer,
+    GamePositionSerializer,
     GameSerializer,
     LegalPlaysInputSerializer,
     LegalPlaysSerializer,
@@ -303,6 +304,20 @@ class MatchViewSet(viewsets.GenericViewSet):
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
         return Response(selectors.turn_list_json(game))
+
+    @extend_schema(responses=GamePositionSerializer(many=True), parameters=[PERSPECTIVE])
+    @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/positions",
+            pagination_class=None)
+    def game_positions(self, request: Request, pk: str, number: str) -> Response:
+        """The board before the game's first turn and after each turn (a replay, issue 23
+        item 11), in the asker's numbering: your colour, White for others."""
+        match = self._match()
+        game = selectors.game_list(match).filter(number=_id(number)).first()
+        if game is None:
+            raise NotFound(f"Match {pk} has no game {number}.")
+        perspective = (self.perspective if self.perspective is not None
+                       else selectors.replay_perspective(match, request.user))
+        return Response(selectors.game_positions_json(game, perspective))
 
     # --- match record: export and import (docs/notation.md, "Match record") ---------------
 

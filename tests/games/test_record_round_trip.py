@@ -36,11 +36,16 @@ def _history(match: Match) -> dict[str, Any]:
                       match.status, match.winner), "games": games, "turns": turns}
 
 
-def _play_randomly(user: Any, rules: str, seed: int) -> Match:
+def _play_randomly(user: Any, rules: str, seed: int, length: int = 3,
+                   stakes: str = "none", offer_at: int | None = None) -> Match:
+    """A whole hotseat match of random legal steps and resignations; with ``stakes`` and
+    ``offer_at``, each game's stake is raised (and accepted) before its turn
+    ``offer_at``."""
     rng = random.Random(seed)
     queue: list[int] = []
     with planned(queue):
-        match = services.match_create(user=user, length=3, hotseat=True, rules=rules)
+        match = services.match_create(user=user, length=length, hotseat=True, rules=rules,
+                                      stakes=stakes)
         for _ in range(6000):
             match = selectors.match_get(match.pk)
             assert match is not None
@@ -48,6 +53,13 @@ def _play_randomly(user: Any, rules: str, seed: int) -> Match:
                 return match
             game = match.current_game
             assert game is not None
+            if game.phase == "offer":
+                services.match_accept(match_id=match.pk, user=user)
+                continue
+            if (offer_at is not None and game.phase == "roll" and game.stake == 1
+                    and game.turns + 1 == offer_at):
+                services.match_offer(match_id=match.pk, user=user)
+                continue
             if game.phase in ("roll-off", "roll"):
                 if game.phase == "roll" and rng.random() < 0.003:
                     services.match_resign(match_id=match.pk, user=user)

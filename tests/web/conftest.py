@@ -57,8 +57,9 @@ def open_page(browser: Any, live_server: Any) -> Callable[..., Any]:
     refused (issue 22 item 13: chromium reports it on the console), fails the test."""
     pages: list[Any] = []
 
-    def make(width: int = 1280, height: int = 900) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(width: int = 1280, height: int = 900, locale: str | None = None) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      **({"locale": locale} if locale else {}))
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.errors = []

@@ -10,7 +10,8 @@ const who = document.getElementById("who");
 export function renderWho() {
   who.replaceChildren();
   if (session.me) {
-    who.append(h("span", { class: "me", "data-testid": "me" }, _("Signed in as"), " ",
+    who.append(h("span", { class: "me", "data-testid": "me" },
+                 h("span", { class: "me-label" }, _("Signed in as"), " "),
                  h("strong", {}, session.me)),
                h("button", { type: "button", class: "link", id: "logout",
                              onclick: logout }, _("Log out")));

@@ -8,6 +8,8 @@
 //   match.js       a match around the board                    #/match/<id>
 //     match-log.js, match-texts.js   its log and its texts (pure functions)
 //   ratings.js     quick pairing and the ratings panel (lobby), rating changes (match)
+//   replay.js      a finished game stepped, with its review     #/matches/<id>/replay/<n>
+//   watch.js       the live games to watch                      #/watch
 //
 // ROUTES — to add a screen, import its `open…` function and add one line to the table:
 // `[pattern, (groups) => openScreen(...groups)]`. The first pattern that matches the
@@ -20,9 +22,13 @@
 import { renderWho } from "./account.js";
 import { openLobby } from "./lobby.js";
 import { openMatch } from "./match.js";
+import { openReplay } from "./replay.js";   // issue 23 item 11, issue 24 item 5
+import { openWatch } from "./watch.js";     // issue 23 item 12
 
 const ROUTES = [
   [/^#\/match\/(\d+)/, (id) => openMatch(Number(id))],
+  [/^#\/matches\/(\d+)\/replay\/(\d+)/, (id, n) => openReplay(Number(id), Number(n))],
+  [/^#\/watch/, () => openWatch()],
   [/.*/, () => openLobby()],
 ];
 

@@ -7,6 +7,7 @@ import { authForms } from "./account.js";
 import { CLOCKS, COLOUR_NAMES, STAKE_NAMES, STATUS_NAMES, app, attempt, cap, go, h,
          isComputer, matchTitle, rulesTitle, session, toast } from "./common.js";
 import { pairingPanel, ratingsPanel } from "./ratings.js";  // issue 25
+import { replayLink } from "./replay.js";   // issue 23 item 11
 
 async function createForm(onCreated) {
   const offer = await features();
@@ -263,6 +264,7 @@ export function openLobby() {
           m.status === "active" ? act(_("Play"), () => go(`#/match/${m.id}`), "primary") : null,
           m.status === "invited" || m.status === "open"
             ? act(_("Cancel"), post(`matches/${m.id}/cancel/`, refresh)) : null,
+          m.status === "finished" ? replayLink(m.id, 1, _("Replay")) : null,   // issue 23 item 11
           m.status === "finished" ? act(_("Rematch"), post(`matches/${m.id}/rematch/`, (r) => {
             if (r.status === "active") go(`#/match/${r.id}`);
             else { toast(f(_("Rematch: invitation sent to %(name)s."), { name: r.invited }));

@@ -1,0 +1,151 @@
+"""Issue 23 item 11 in a real chromium: a finished game stepped on the board turn by turn
+with ← → Home End and the buttons, every position equal to the server's
+(GET games/{n}/positions/), reached from the lobby's finished matches and the match
+page, with the match export linked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.games.test_record_round_trip import _play_randomly
+from tests.web.conftest import PASSWORD, shot
+from tests.web.test_browser import api_get, login
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOWN_BOARD = """() => {
+  const svg = document.querySelector('#board svg');
+  const mine = svg.dataset.perspective;
+  const points = {};
+  for (const g of svg.querySelectorAll('g.pt')) {
+    const n = Number(g.dataset.count);
+    if (n) points[g.dataset.point] = g.dataset.colour === mine ? n : -n;
+  }
+  const count = (sel) => {
+    const g = svg.querySelector(sel);
+    return g ? Number(g.dataset.count) : 0;
+  };
+  return { perspective: mine, points,
+           off: { mine: count('g.off.mine'), theirs: count('g.off.theirs') },
+           bar: { mine: count('g.bar.mine'), theirs: count('g.bar.theirs') } };
+}"""
+
+
+def shown_board(page: Any) -> dict[str, Any]:
+    """The board the page draws, in the API's board shape."""
+    return page.evaluate(SHOWN_BOARD)
+
+
+def api_board(board: dict[str, Any]) -> dict[str, Any]:
+    """The API's board with empty points left out, as :func:`shown_board` writes it."""
+    return {"perspective": board["perspective"],
+            "points": {p: n for p, n in board["points"].items() if n},
+            "off": {"mine": board["off"]["mine"], "theirs": board["off"]["theirs"]},
+            "bar": {"mine": board["bar"]["mine"], "theirs": board["bar"]["theirs"]}}
+
+
+def at_index(page: Any, index: int) -> None:
+    page.wait_for_selector(f'#board[data-index="{index}"] svg')
+
+
+def finished_match(make_user: Callable[..., Any], rules: str = "long_nardy", seed: int = 5,
+                   username: str = "alice") -> Any:
+    """A finished 1-point hotseat match of ``username``'s, played at random."""
+    from accounts.models import User
+
+    user = User.objects.filter(username=username).first() or make_user(username,
+                                                                        password=PASSWORD)
+    return _play_randomly(user, rules, seed, length=1)
+
+
+def open_replay(page: Any, match_id: int, number: int = 1) -> None:
+    page.evaluate("hash => { location.hash = hash; }", f"#/matches/{match_id}/replay/{number}")
+    at_index(page, 0)
+
+
+@pytest.mark.parametrize("rules", ["long_nardy", "backgammon"])
+def test_step_through_a_finished_game_with_the_keys(open_page, make_user, rules):
+    match = finished_match(make_user, rules, seed=5 if rules == "long_nardy" else 8)
+    game = match.games.get(number=1)
+    assert game.turns >= 4
+    page = open_page()
+    open_replay(page, match.pk)
+    positions = api_get(page, f"matches/{match.pk}/games/1/positions/")
+    assert len(positions) == game.turns + 1
+    moves = api_get(page, f"matches/{match.pk}/games/1/moves/")
+    assert shown_board(page) == api_board(positions[0]["board"])
+    # → through the whole game: each turn's board is the server's, its move in the list.
+    for index in range(1, len(positions)):
+        page.keyboard.press("ArrowRight")
+        at_index(page, index)
+        assert shown_board(page) == api_board(positions[index]["board"]), f"after turn {index}"
+        current = page.locator("#replay-moves li.current")
+        assert current.get_attribute("data-turn") == str(index)
+        assert page.locator("#replay-where").get_attribute("data-turn") == str(index)
+        turn = moves[index - 1]
+        if turn["steps"]:   # the turn's move is marked on the board
+            assert page.locator("#board svg [data-last=to]").count() >= 1
+    page.keyboard.press("ArrowRight")   # the last position stays
+    at_index(page, len(positions) - 1)
+    page.keyboard.press("ArrowLeft")
+    at_index(page, len(positions) - 2)
+    assert shown_board(page) == api_board(positions[-2]["board"])
+    page.keyboard.press("Home")
+    at_index(page, 0)
+    page.keyboard.press("End")
+    at_index(page, len(positions) - 1)
+    # The buttons do the same; a click in the move list goes to that turn.
+    page.click("#replay-first")
+    at_index(page, 0)
+    page.click("#replay-next")
+    at_index(page, 1)
+    page.click("#replay-moves li[data-turn='3']")
+    at_index(page, 3)
+    assert shown_board(page) == api_board(positions[3]["board"])
+    page.click("#replay-prev")
+    at_index(page, 2)
+    # Flipped: Black's numbering, the server's Black board.
+    page.click("#replay-flip")
+    page.wait_for_selector('#board svg[data-perspective="black"]')
+    black = api_get(page, f"matches/{match.pk}/games/1/positions/?perspective=black")
+    assert shown_board(page) == api_board(black[2]["board"])
+    # The export is linked.
+    assert page.locator("#replay-export-txt").get_attribute("href") == (
+        f"/api/v1/matches/{match.pk}/export/")
+    assert page.locator("#replay-export-json").get_attribute("href") == (
+        f"/api/v1/matches/{match.pk}/export/?format=json")
+    if rules == "long_nardy":
+        page.click("#replay-flip")
+        page.wait_for_selector('#board svg[data-perspective="white"]')
+        page.keyboard.press("End")
+        page.keyboard.press("ArrowLeft")
+        at_index(page, len(positions) - 2)
+        shot(page, "replay")
+
+
+def test_reached_from_the_lobby_history_and_the_match_page(open_page, make_user):
+    match = finished_match(make_user)
+    page = open_page()
+    login(page, "alice")
+    row = page.locator(f'#my-matches .match-row[data-match="{match.pk}"]')
+    row.locator("a.replay-link").click()
+    page.wait_for_url(f"**#/matches/{match.pk}/replay/1")
+    at_index(page, 0)
+    page.click("#replay-match")   # back to the match page: each finished game linked
+    page.wait_for_url(f"**#/match/{match.pk}")
+    link = page.locator(f'#replays a.replay-link[data-replay="{match.pk}/1"]')
+    link.click()
+    page.wait_for_url(f"**#/matches/{match.pk}/replay/1")
+    at_index(page, 0)
+    assert page.locator("#replay-title").inner_text() == f"Replay: match #{match.pk}, game 1"
+
+
+def test_a_game_the_match_does_not_have_says_so(open_page, make_user):
+    match = finished_match(make_user)
+    page = open_page()
+    page.evaluate("hash => { location.hash = hash; }", f"#/matches/{match.pk}/replay/9")
+    page.wait_for_selector("#replay-error")
+    assert page.locator("#replay-error").inner_text() == f"Match {match.pk} has no game 9."

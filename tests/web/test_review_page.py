@@ -1,0 +1,169 @@
+"""Issue 24 item 5 in a real chromium: the review beside the replay — each move's mark
+and equity lost in the move list, the equity graph (a click on a point goes to that
+turn), the best play drawn on the board on request, the luck of each roll, the summary
+per side; and, without a review, "Analyse" for a player of the match, with its progress
+until it is done."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from games import analysis_service
+from games.models import Analysis
+from tests.web.conftest import elsewhere, shot
+from tests.web.test_browser import api_get, login
+from tests.web.test_replay import api_board, at_index, finished_match, open_replay, shown_board
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def no_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Analyses are queued but not run: the test runs each (the task's own work)."""
+    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+
+
+def analysed(make_user: Any, seed: int = 5) -> Any:
+    match = finished_match(make_user, seed=seed)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=match.white,
+                                                 depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    return match
+
+
+def test_marks_graph_best_play_luck_and_summary(open_page, make_user, no_queue):
+    match = analysed(make_user)
+    page = open_page(1280, 1000)
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]
+    turns = {t["number"]: t for t in review["turns"]}
+    marked = {n for n, t in turns.items() if t["mark"]}
+    assert marked, "a game played at random has marked moves"
+    # Each move's mark and equity lost in the move list, as the review has them.
+    for n, t in turns.items():
+        li = page.locator(f'#replay-moves li[data-turn="{n}"]')
+        assert li.get_attribute("data-mark") == (t["mark"] or "")
+        if t["mark"]:
+            assert li.locator(".mark").inner_text().strip().endswith(f"{t['loss']:.3f}")
+        assert li.locator(".luck").count() == 1
+    # The summary per side.
+    table = page.locator("#review-table")
+    for i, colour in enumerate(("white", "black")):
+        cells = table.locator(f'td[data-side="{colour}"]')
+        side = review["sides"][i]
+        assert cells.nth(0).inner_text() == f"{side['error_rate']:.4f}"
+        assert cells.nth(1).inner_text() == f"{side['rating']:.1f}"
+        assert cells.nth(5).inner_text() == str(side["marks"]["blunder"])
+    # The graph: a point per turn; a click on one goes to that turn.
+    assert page.locator("#equity-graph circle[data-turn]").count() == len(turns)
+    target = max(marked)
+    page.locator(f'#equity-graph circle[data-turn="{target}"]').click()
+    at_index(page, target)
+    positions = api_get(page, f"matches/{match.pk}/games/1/positions/")
+    assert shown_board(page) == api_board(positions[target]["board"])
+    assert page.locator(f'#equity-graph circle.current[data-turn="{target}"]').count() == 1
+    assert page.locator("#review-turn").get_attribute("data-turn") == str(target)
+    assert "lost" in page.locator("#review-turn").inner_text()
+    # The best play on request: the board before the turn, an arrow per step of it.
+    best = turns[target]["best"][0]
+    page.click("#review-best")
+    page.wait_for_selector('#board[data-best="true"] svg .hint')
+    assert shown_board(page) == api_board(positions[target - 1]["board"])
+    hint = page.locator("#board svg .hint")
+    assert hint.get_attribute("data-steps") == str(len(best["steps"]))
+    arrows = hint.locator(".hint-arrow")
+    assert arrows.count() == len(best["steps"])
+    # In White's numbering (the board's): Long Nardy turns Black's point p into p ± 12 (R2).
+    def white(point: int) -> int:
+        if turns[target]["side"] == "white" or point in (0, 25):
+            return point
+        return point - 12 if point > 12 else point + 12
+
+    def parse(text: str) -> tuple[int, int]:
+        src, dst = text.rstrip("*").split("(")[0].split("/")
+        return (25 if src == "bar" else int(src), 0 if dst == "off" else int(dst))
+
+    drawn = [(int(arrows.nth(i).get_attribute("data-from")),
+              int(arrows.nth(i).get_attribute("data-to"))) for i in range(arrows.count())]
+    assert drawn == [tuple(map(white, parse(step))) for step in best["steps"]]
+    assert page.locator("#review-best").get_attribute("aria-pressed") == "true"
+    shot(page, "review")
+    page.keyboard.press("ArrowLeft")   # still shown for the turn stepped to, if it has one
+    at_index(page, target - 1)
+    page.click("#review-best")
+    page.wait_for_selector('#board[data-best="false"]')
+    assert page.locator("#board svg .hint").count() == 0
+
+
+def test_a_player_asks_for_the_review_and_sees_it_arrive(open_page, make_user, no_queue):
+    match = finished_match(make_user, seed=6)
+    spectator = open_page()
+    open_replay(spectator, match.pk)
+    spectator.wait_for_selector("#review[data-state=none]")
+    assert spectator.locator("#review-ask").count() == 0   # not a player: no button
+    page = open_page()
+    login(page, "alice")
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review[data-state=none]")
+    page.click("#review-ask")
+    page.wait_for_selector("#review[data-state=queued]")
+    assert "queued" in page.locator("#review-state").inner_text()
+    deadline = time.monotonic() + 10
+    while not Analysis.objects.filter(match=match).exists():
+        assert time.monotonic() < deadline, "no analysis was asked for"
+        time.sleep(0.05)
+    analysis = Analysis.objects.get(match=match)
+    assert analysis.depth == analysis_service.DEFAULT_DEPTH
+    # The depth the server chose is what it would run; here it runs at 0 plies, fast.
+    Analysis.objects.filter(pk=analysis.pk).update(depth=0)
+    assert elsewhere(analysis_service.run_analysis, analysis_id=analysis.pk) == "done"
+    page.wait_for_selector("#review[data-state=done] #review-table", timeout=20_000)
+    assert page.locator("#equity-graph circle[data-turn]").count() == len(
+        api_get(page, f"matches/{match.pk}/analysis/")["games"][0]["turns"])
+
+
+def test_the_review_page_in_russian(open_page, make_user, no_queue):
+    from tests.web.test_i18n import untranslated
+
+    match = analysed(make_user)
+    page = open_page(locale="ru-RU")
+    assert page.locator("html").get_attribute("lang") == "ru"
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    page.keyboard.press("End")
+    at_index(page, match.games.get(number=1).turns)
+    page.click("#review-best")
+    page.wait_for_selector('#board[data-best="true"]')
+    assert page.locator("#review-h").inner_text() == "Разбор партии"
+    # Not words to translate: the username, "JSON", the language switch's own name and
+    # the keys' names (Enter, Home, End, Backspace).
+    assert untranslated(page, {"API", "JSON", "alice", "English", "Enter", "Home", "End",
+                                  "Backspace"}) == []
+
+
+def test_stake_decisions_in_the_move_list(open_page, make_user, no_queue):
+    """The review's stake decisions (S2-S4: the offer and its answer), each a line before
+    the turn it came before, with the right choice and a mark."""
+    from tests.games.test_record_round_trip import _play_randomly
+
+    user = make_user("alice")
+    match = _play_randomly(user, "backgammon", 3, length=3, stakes="cube", offer_at=3)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    page = open_page()
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]
+    assert [s["question"] for s in review["stakes"]] == ["offer", "accept"]
+    lines = page.locator("#replay-moves li.stake-review")
+    assert lines.count() == 2
+    assert "right:" in lines.nth(0).inner_text() and "answers" in lines.nth(1).inner_text()
+    # Before turn 3: the turn lines around them are turns 2 and 3.
+    assert page.locator("#replay-moves li.stake-review + li.turn").first.get_attribute(
+        "data-turn") == "3"
+    for i, decision in enumerate(review["stakes"]):
+        assert lines.nth(i).get_attribute("data-mark") == (decision["mark"] or "")
