@@ -14,8 +14,9 @@
 //   [/^#\/matches\/(\d+)\/replay\/(\d+)/, (id, n) => openReplay(Number(id), Number(n))],
 //   [/^#\/players\/([^/]+)/, (name) => openProfile(decodeURIComponent(name))],
 // The first pattern that matches the hash wins (the lobby, last, takes every other
-// hash); its capture groups are passed as strings, in order. An `open…` function draws into `app` (common.js) and returns the view, an
-// object with `stop()` (called when the hash changes: close streams, clear timers).
+// hash); its capture groups are passed as strings, in order. An `open…` function draws
+// into `app` (common.js) and returns the view, an object with `stop()` (called when the
+// hash changes: close streams, clear timers).
 // Links are plain `href="#/…"`; code navigates with common.js `go(hash)`, and
 // `reopen()` opens the current hash's screen again.
 
