@@ -62,3 +62,24 @@ def invite_and_accept(open_page: Callable[..., Any], make_user: Callable[..., An
         for page in (host, visitor):
             page.wait_for_selector("#live[data-state=live]")
     return Pair(host, visitor, match_id, match, users)
+
+
+def hotseat_rolled_off(open_page: Callable[..., Any], make_user: Callable[..., Any],
+                       seeded_dice: Callable[..., Any], username: str, *dice: int,
+                       width: int = 1280, height: int = 900) -> tuple[Any, int]:
+    """`username` logs in and opens a hotseat Long Nardy match; `dice` are queued (the
+    first two the roll-off's: White's die, then Black's) and the roll-off is rolled from
+    the page. Returns the page, on the starter's Roll, and the match id."""
+    from tests.web.test_browser import create, press
+
+    make_user(username, password=PASSWORD)
+    page = open_page(width=width, height=height)
+    login(page, username)
+    match_id = create(page, mode="hotseat")
+    settle(page, match_id, hotseat=True)
+    seeded_dice(*dice)
+    page.click("#roll")
+    page.wait_for_function("text => document.querySelector('#status').textContent"
+                           ".includes(text)", arg=f"White {dice[0]}")
+    press(page, "#roll", match_id)   # Black's die
+    return page, match_id

@@ -14,6 +14,7 @@ import pytest
 
 from tests.support import set_board
 from tests.web.conftest import PASSWORD
+from tests.web.support import hotseat_rolled_off
 from tests.web.test_browser import create, keyboard_press, login, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -149,18 +150,7 @@ def test_a_two_step_turn_is_a_handful_of_keys(
 def test_a_checker_that_cannot_move_says_so(
         open_page: Callable[..., Any], make_user: Callable[..., Any],
         seeded_dice: Callable[..., Any]) -> None:
-    make_user("stuck", password=PASSWORD)
-    page = open_page()
-    login(page, "stuck")
-    match_id = create(page, mode="hotseat")
-    settle(page, match_id, hotseat=True)
-    seeded_dice(6, 1, 6, 5)
-    page.click("#roll")
-    page.wait_for_function("() => document.querySelector('#status').textContent"
-                           ".includes('White 6')")
-    version = page.locator("#board").get_attribute("data-version")
-    page.click("#roll")
-    wait_version_change(page, version)
+    page, match_id = hotseat_rolled_off(open_page, make_user, seeded_dice, "stuck", 6, 1, 6, 5)
     # A checker on White's 3 with 6-5 and checkers outside home: it cannot bear off.
     set_board(match_id, {24: 14, 3: 1, 12: -15}, turn="white")
     page.reload()
