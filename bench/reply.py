@@ -1,12 +1,12 @@
 """The computer's reply delay (issue 23 item 13), on command 1's set-up.
 
     python -m bench.reply [--replies 40] [--level heuristic] [--rules long_nardy]
-                          [--interval 0.25] [--database sqlite|postgres]
+                          [--interval 2] [--database sqlite|postgres]
 
 Command 1's processes (scripts/run.sh) on a fresh database in a temporary directory
 (SQLite, as command 1 without ``DATABASE_URL``; ``--database postgres`` uses
 ``BENCH_DATABASE_URL``): the ASGI server (granian, one worker, no ``REDIS_URL``) and
-the task queue's worker beside it (``manage.py db_worker --interval 0.25``). One player
+the task queue's worker beside it (``manage.py db_worker --interval 2``). One player
 (an API token) plays matches against the computer while one match stream
 (``GET matches/{id}/stream/``, what the play page follows) watches them.
 
@@ -140,7 +140,7 @@ async def measure(port: int, token: str, args: argparse.Namespace
         finally:
             reading.cancel()
             writer.close()
-            if match["status"] == "active":
+            if isinstance(match, dict) and match.get("status") == "active":
                 await conn.request("POST", url + "resign/", {})
     await conn.close()
     return delays, thinks
@@ -152,8 +152,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--replies", type=int, default=40)
     parser.add_argument("--level", default="heuristic")
     parser.add_argument("--rules", default="long_nardy")
-    parser.add_argument("--interval", type=float, default=0.25,
-                        help="the worker's --interval (command 1: 0.25)")
+    parser.add_argument("--interval", type=float, default=2.0,
+                        help="the worker's --interval (command 1: 2, a fallback poll)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--port", type=int, default=8797)
     parser.add_argument("--seed", type=int, default=1)

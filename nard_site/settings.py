@@ -341,6 +341,9 @@ STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "2000"))  # the SSE retr
 STREAM_QUEUE_MAX = int(os.environ.get("STREAM_QUEUE_MAX", "256"))  # a slower client is cut
 STREAM_READY_TIMEOUT = env_float("STREAM_READY_TIMEOUT", 2)  # wait for Redis before polling
 STREAM_REDIS_LINGER = env_float("STREAM_REDIS_LINGER", 60)  # keep the subscription when idle
+# Without Redis, other processes' changes (the worker's moves) arrive on the doorbell
+# (nard_site/doorbell.py); its listener is kept this long after the process's last stream.
+STREAM_BELL_LINGER = env_float("STREAM_BELL_LINGER", 60)
 STREAM_REDIS_BACKOFF = (0.1, 5.0)  # reconnect delays, doubling up to the second
 STREAM_REDIS_CHANNEL = os.environ.get("STREAM_REDIS_CHANNEL", "nard_site:live")
 STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))
