@@ -38,7 +38,7 @@ const M = 28;          // frame (point numbers are printed on it)
 const BAR = 48;
 const TRAY = 66;
 const WIDE = { ROW: 240, GAP: 60 };
-const NARROW = { ROW: 200, GAP: 56, STRIP: 76 };
+const NARROW = { ROW: 150, GAP: 56, STRIP: 76 };   // a phone: one screen (issue 23 item 3)
 const NARROW_QUERY = "(max-width: 480px)";
 
 const escapeText = (s) => String(s).replace(/[&<>"]/g, (c) => (
