@@ -185,7 +185,7 @@ API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "50"))
 LANGUAGE_CODE = "en-us"
 # The play page's languages (web/locale/*/LC_MESSAGES: django.po, djangojs.po).
 LANGUAGES = [("en", "English"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "web" / "locale"]
+LOCALE_PATHS = [BASE_DIR / "web" / "locale", BASE_DIR / "nard_site" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
