@@ -1,7 +1,7 @@
 """The play page in English and Russian (Django's i18n, web/locale): the compiled
 catalogues match the .po files, the language follows Accept-Language, ``?lang=`` and
-its cookie, the API's messages by Accept-Language alone, and in a browser no English text of the catalogue is
-left on the Russian lobby and game page."""
+its cookie, the API's messages by Accept-Language alone, and in a browser no English
+text of the catalogue is left on the Russian lobby and game page."""
 
 from __future__ import annotations
 
@@ -120,15 +120,14 @@ TEXTS_JS = """() => {
   while (walker.nextNode()) {
     const node = walker.currentNode, text = node.textContent.trim();
     const el = node.parentElement;
-    // The computer's level names and sentences come from the API (GET computer/).
-    if (!text || el.closest('noscript, script, style, #create-computer, #create-level-text'))
-      continue;
+    // The computer's level names and sentences come from the API (GET computer/) and are
+    // translated by the page (issue 23 item 10): they are checked like the rest.
+    if (!text || el.closest('noscript, script, style')) continue;
     out.push(text);
   }
   for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
     for (const name of ['aria-label', 'title', 'placeholder'])
-      if (el.getAttribute(name) && !el.closest('#create-computer, #create-level-text'))
-        out.push(el.getAttribute(name));
+      if (el.getAttribute(name)) out.push(el.getAttribute(name));
   return out;
 }"""
 
