@@ -344,6 +344,7 @@ STREAM_REDIS_LINGER = env_float("STREAM_REDIS_LINGER", 60)  # keep the subscript
 # Without Redis, other processes' changes (the worker's moves) arrive on the doorbell
 # (nard_site/doorbell.py); its listener is kept this long after the process's last stream.
 STREAM_BELL_LINGER = env_float("STREAM_BELL_LINGER", 60)
+DOORBELL_DIR = os.environ.get("DOORBELL_DIR", "")  # SQLite's doorbell sockets (default: tmp)
 STREAM_REDIS_BACKOFF = (0.1, 5.0)  # reconnect delays, doubling up to the second
 STREAM_REDIS_CHANNEL = os.environ.get("STREAM_REDIS_CHANNEL", "nard_site:live")
 STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))
