@@ -340,25 +340,10 @@ def test_two_players_see_each_other_live(
         seeded_dice: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
 
-    make_user("alice", password=PASSWORD)
-    make_user("bob", password=PASSWORD)
-    alice, bob = open_page(), open_page()
-    login(alice, "alice")
-    login(bob, "bob")
+    from tests.web.support import invite_and_accept
 
-    alice.select_option("#create-mode", "invite")
-    alice.fill("#create-opponent", "bob")
-    alice.select_option("#create-color", "white")
-    alice.click("#create-submit")
-    alice.wait_for_selector("#my-matches .match-row[data-status=invited]")
-    bob.reload()
-    bob.locator("#invitations .match-row").get_by_role("button", name="Accept").click()
-    match_id = match_id_of(bob)
-    alice.goto(alice.url.split("#")[0] + f"#/match/{match_id}")
-    settle(alice, match_id)
-    settle(bob, match_id)
-    for page in (alice, bob):
-        page.wait_for_selector("#live[data-state=live]")
+    pair = invite_and_accept(open_page, make_user)
+    alice, bob, match_id = pair.inviter, pair.guest, pair.match_id
 
     # The roll-off, each from their own screen: White 6, Black 1; then White rolls 3-1.
     seeded_dice(6, 1, 3, 1)

@@ -26,7 +26,6 @@ from tests.web.test_browser import (
     key,
     keys_shown,
     login,
-    match_id_of,
     play_turn,
     press,
     settle,
@@ -262,26 +261,14 @@ def test_the_clock_counts_down_and_the_waiting_side_may_claim(
         seeded_dice: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
 
-    make_user("tick", password=PASSWORD)
-    make_user("tock", password=PASSWORD)
-    tick, tock = open_page(), open_page()
-    login(tick, "tick")
-    login(tock, "tock")
-    tick.select_option("#create-mode", "invite")
-    expect(tick.locator("#create-clock")).to_be_visible()
-    tick.fill("#create-opponent", "tock")
-    tick.select_option("#create-color", "white")
-    tick.select_option("#create-length", "3")
-    tick.select_option("#create-clock", "30")
-    tick.click("#create-submit")
-    tick.wait_for_selector("#my-matches .match-row[data-status=invited]")
-    # The lobby hears of the invitation (the account stream, or its polling).
-    tock.locator("#invitations .match-row").get_by_role("button", name="Accept").click(
-        timeout=10_000)
-    match_id = match_id_of(tock)
-    tick.goto(tick.url.split("#")[0] + f"#/match/{match_id}")
-    match = settle(tick, match_id)
-    settle(tock, match_id)
+    from tests.web.support import invite_and_accept
+
+    # The lobby hears of the invitation (the account stream, or its polling): no reload.
+    pair = invite_and_accept(
+        open_page, make_user, "tick", "tock", fields={"length": "3", "clock": "30"},
+        reload=False, live=False,
+        before_submit=lambda page: expect(page.locator("#create-clock")).to_be_visible())
+    tick, tock, match_id, match = pair.inviter, pair.guest, pair.match_id, pair.match
     assert match["turn_seconds"] == 30 and match["state"]["deadline"]
 
     # Before the first roll: the clock runs for both, either may abort.

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from games import services
-from tests.web.conftest import PASSWORD, elsewhere
-from tests.web.test_browser import login, match_id_of, settle
+from tests.web.conftest import elsewhere
+from tests.web.support import invite_and_accept
+from tests.web.test_browser import settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,22 +23,10 @@ def test_invited_turn_title_sound_and_result_from_each_side(
         seeded_dice: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
 
-    make_user("alice", password=PASSWORD)
-    bob_user = make_user("bob", password=PASSWORD)
-    alice, bob = open_page(), open_page()
-    login(alice, "alice")
-    login(bob, "bob")
-    alice.select_option("#create-mode", "invite")
-    alice.fill("#create-opponent", "bob")
-    alice.select_option("#create-color", "white")
-    alice.click("#create-submit")
-    alice.wait_for_selector("#my-matches .match-row[data-status=invited]")
-    bob.reload()
-    bob.locator("#invitations .match-row").get_by_role("button", name="Accept").click()
-    match_id = match_id_of(bob)
     # The inviter's lobby follows the acceptance to the match, without a click.
-    alice.wait_for_url(f"**#/match/{match_id}", timeout=20_000)
-    settle(alice, match_id)
+    pair = invite_and_accept(open_page, make_user, follow=True, live=False)
+    alice, bob, match_id = pair.inviter, pair.guest, pair.match_id
+    bob_user = pair.users[1]
 
     # The sound is off until asked for, and remembered.
     expect(alice.locator("#sound")).not_to_be_checked()

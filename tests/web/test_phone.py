@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import PASSWORD, shot
-from tests.web.test_browser import create, login, press, settle
+from tests.web.conftest import shot
+from tests.web.support import hotseat_rolled_off
+from tests.web.test_browser import press
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,16 +96,8 @@ def test_a_turn_fits_one_phone_screen(
         open_page: Callable[..., Any], make_user: Callable[..., Any],
         seeded_dice: Callable[..., Any], orientation: str) -> None:
     width, height = PHONES[orientation]
-    make_user("thumb", password=PASSWORD)
-    page = open_page(width=width, height=height)
-    login(page, "thumb")
-    match_id = create(page, mode="hotseat")
-    settle(page, match_id, hotseat=True)
-    seeded_dice(6, 1, 6, 5)
-    page.click("#roll")
-    page.wait_for_function("() => document.querySelector('#status').textContent"
-                           ".includes('White 6')")
-    press(page, "#roll", match_id)   # Black's die: White starts
+    page, match_id = hotseat_rolled_off(open_page, make_user, seeded_dice, "thumb", 6, 1, 6, 5,
+                                        width=width, height=height)   # White starts
     # A toast says who starts: at the top, clear of the board and the controls.
     toast = page.locator("#toast.show")
     toast.wait_for()
@@ -128,6 +121,8 @@ def test_a_turn_fits_one_phone_screen(
     for sel in (BOARD, STATUS, *controls):
         assert not overlap(toast_box, boxes[sel]), (sel, toast_box, boxes[sel])
     page.evaluate("() => { document.getElementById('toast').className = 'toast'; }")
+    page.wait_for_function("() => getComputedStyle(document.getElementById('toast'))"
+                           ".opacity === '0'")
     print(f"\nphone {orientation} {width}x{height}: " + json.dumps(
         {k: {n: round(v) for n, v in b.items()} if b else None for k, b in boxes.items()}))
     shot(page, f"phone-{orientation}")

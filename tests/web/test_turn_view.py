@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import PASSWORD, shot
-from tests.web.test_browser import create, login, match_id_of, press, settle
+from tests.web.support import invite_and_accept
+from tests.web.test_browser import create, login, press, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,24 +22,9 @@ def animated(page: Any) -> int:
 def test_the_opponents_turn_slides_in_unless_reduced_motion(
         open_page: Callable[..., Any], make_user: Callable[..., Any],
         seeded_dice: Callable[..., Any]) -> None:
-    make_user("alice", password=PASSWORD)
-    make_user("bob", password=PASSWORD)
-    alice, bob = open_page(), open_page()
-    bob.emulate_media(reduced_motion="reduce")
-    login(alice, "alice")
-    login(bob, "bob")
-    alice.select_option("#create-mode", "invite")
-    alice.fill("#create-opponent", "bob")
-    alice.select_option("#create-color", "white")
-    alice.click("#create-submit")
-    alice.wait_for_selector("#my-matches .match-row[data-status=invited]")
-    bob.reload()
-    bob.locator("#invitations .match-row").get_by_role("button", name="Accept").click()
-    match_id = match_id_of(bob)
-    alice.goto(alice.url.split("#")[0] + f"#/match/{match_id}")
-    for page in (alice, bob):
-        settle(page, match_id)
-        page.wait_for_selector("#live[data-state=live]")
+    pair = invite_and_accept(open_page, make_user)
+    alice, bob, match_id = pair.inviter, pair.guest, pair.match_id
+    bob.emulate_media(reduced_motion="reduce")   # read when a turn would slide
     seeded_dice(6, 1, 3, 1, 5, 2)
     alice.click("#roll")
     bob.wait_for_function("() => document.querySelector('#status').textContent"

@@ -9,11 +9,14 @@
 //     match-log.js, match-texts.js   its log and its texts (pure functions)
 //   ratings.js     quick pairing and the ratings panel (lobby), rating changes (match)
 //
-// ROUTES — to add a screen, import its `open…` function and add one line to the table:
-// `[pattern, (groups) => openScreen(...groups)]`. The first pattern that matches the
-// hash wins (the lobby, last, takes every other hash); its capture groups are passed as
-// strings. An `open…` function draws into `app` (common.js) and returns the view, an
-// object with `stop()` (called when the hash changes: close streams, clear timers).
+// ROUTES — to add a screen, import its `open…` function and add one line to the table,
+// before the lobby's: `[pattern, (...groups) => openScreen(...)]`, for example
+//   [/^#\/matches\/(\d+)\/replay\/(\d+)/, (id, n) => openReplay(Number(id), Number(n))],
+//   [/^#\/players\/([^/]+)/, (name) => openProfile(decodeURIComponent(name))],
+// The first pattern that matches the hash wins (the lobby, last, takes every other
+// hash); its capture groups are passed as strings, in order. An `open…` function draws
+// into `app` (common.js) and returns the view, an object with `stop()` (called when the
+// hash changes: close streams, clear timers).
 // Links are plain `href="#/…"`; code navigates with common.js `go(hash)`, and
 // `reopen()` opens the current hash's screen again.
 

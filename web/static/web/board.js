@@ -193,16 +193,22 @@ function checkers(n, colour) {
 }
 
 export class Board {
-  constructor(host, { onMove = () => {}, onSelect = () => {}, chooseDie = null } = {}) {
+  constructor(host, { onMove = () => {}, onSelect = () => {}, chooseDie = null,
+                      onRefuse = () => {} } = {}) {
     this.host = host;
     this.onMove = onMove;
     this.onSelect = onSelect;
+    // onRefuse(text): a press the rules do not allow, and why (issue 23 item 8).
+    this.onRefuse = onRefuse;
     // chooseDie(steps) → Promise<step | null>: when two dice take the selected checker to
     // the same place (bearing off with a 5 or a 6), the player picks; without it the
     // smaller die is played (the larger stays for another checker).
     this.chooseDie = chooseDie;
     this.selected = null;   // a source key: "p13" or "bar"
     this.focusKey = null;
+    // Issue 23 item 8: the next drawing with checkers to move puts the focus on one of
+    // them (after a landing by keyboard, or focusSource()) unless it is on one already.
+    this.retarget = false;
     this.data = null;
     this.animated = 0;   // steps slid so far (data-animated: for tests)
     this.media = window.matchMedia(NARROW_QUERY);
@@ -232,7 +238,25 @@ export class Board {
     if (this.selected && !sources.has(this.selected)) this.selected = null;
     if (before && before.board && data.board
         && before.board.perspective !== data.board.perspective) this.selected = null;
+    if (this.retarget && sources.size) {
+      this.retarget = false;
+      if (!sources.has(this.focusKey)) this.focusKey = [...sources][0];
+    }
     this.render();
+  }
+
+  /** Puts the focus on the board: on a checker that may move (now, or as soon as the
+   *  board is fed one), else where the roving tab stop is. */
+  focusSource() {
+    const sources = this.sources();
+    if (sources.size) {
+      if (!sources.has(this.focusKey)) this.focusKey = [...sources][0];
+    } else {
+      this.retarget = true;
+    }
+    const el = this.host.querySelector(`[data-key="${this.focusKey}"]`)
+      || this.host.querySelector('[data-key][tabindex="0"]');
+    if (el) this.focus(el.dataset.key);
   }
 
   keyOf(point) { return point === 25 ? "bar" : point === 0 ? "off" : "p" + point; }
@@ -275,17 +299,56 @@ export class Board {
         return;
       }
       this.selected = null;
+      if (this.keyed) this.retarget = true;   // then on to a checker that may move
       emit(steps[0]);
       return;
     }
     const sources = this.sources();
+    const before = this.selected;
     if (sources.has(key)) {
       this.selected = this.selected === key ? null : key;
+      // By keyboard the focus goes on to the checker's first landing.
+      if (this.selected && this.keyed) this.focusKey = [...this.landings().keys()][0] || key;
     } else {
       this.selected = null;
+      if (this.data && this.data.interactive) this.onRefuse(this.refusal(key, before));
     }
     this.onSelect(this.selected);
     this.render();
+  }
+
+  /** Why a press on `key` picks nothing (issue 23 item 8), `selected` the checker that
+   *  was picked before it. The reasons come from what the board is fed: the legal
+   *  steps, the position, the head counter (R11, R13) and the dice left. */
+  refusal(key, selected) {
+    const place = this.geometry.places[key];
+    const { board } = this.data;
+    const bar = board.bar || {}, off = board.off || {};
+    const count = place.kind === "point" ? (board.points || {})[place.point] || 0
+      : key === "bar" ? bar.mine || 0 : off.mine || 0;
+    const name = place.kind === "point" ? fmt(_("Point %(point)s"), { point: place.point })
+      : key === "bar" ? _("The bar") : _("The tray");
+    const from = (k) => (k === "bar" ? _("on the bar")
+      : fmt(_("on point %(point)s"), { point: this.geometry.places[k].point }));
+    if (count < 0) {
+      return fmt(_("%(place)s is not yours: the opponent's checkers are there."), { place: name });
+    }
+    if (count === 0 || key === "off") {
+      return selected
+        ? fmt(_("%(place)s is not a landing for the checker %(from)s."),
+              { place: name, from: from(selected) })
+        : fmt(_("%(place)s has none of your checkers to move."), { place: name });
+    }
+    const sources = this.sources();
+    if (key !== "bar" && sources.has("bar")) {
+      return _("Enter from the bar first: a checker on the bar comes in before any other.");
+    }
+    if (place.kind === "point" && place.point === 24 && this.hasHead()
+        && !(this.data.headMayLeave > 0)) {
+      return _("The head is used: no more checkers may leave the head this turn.");
+    }
+    const dice = (this.data.diceLeft || []).join(", ");
+    return fmt(_("The checker %(from)s cannot move with %(dice)s."), { from: from(key), dice });
   }
 
   key(e) {
@@ -295,7 +358,29 @@ export class Board {
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
       this.focusKey = key;
-      this.press(key);
+      this.keyed = true;
+      try { this.press(key); } finally { this.keyed = false; }
+      return;
+    }
+    if (e.key === "n" || e.key === "p") {
+      // The next (previous) checker that may move, or, with one picked, landing.
+      e.preventDefault();
+      const list = this.selected ? [...this.landings().keys()] : [...this.sources()];
+      if (!list.length) return;
+      const at = list.indexOf(key);
+      const step = e.key === "n" ? 1 : -1;
+      this.focus(list[at < 0 ? (step > 0 ? 0 : list.length - 1)
+                             : (at + step + list.length) % list.length]);
+      return;
+    }
+    if (/^[1-6]$/.test(e.key) && this.selected) {
+      // A die's value: the picked checker lands with that die.
+      const target = [...this.landings()].find(([, steps]) => steps.some((st) => st.die === Number(e.key)));
+      if (!target) return;
+      e.preventDefault();
+      this.focusKey = target[0];
+      this.keyed = true;
+      try { this.press(target[0]); } finally { this.keyed = false; }
       return;
     }
     if (e.key === "Escape") {
@@ -523,7 +608,9 @@ export class Board {
 
     const view = mine === "white" ? _("White's view") : _("Black's view");
     const boardLabel = fmt(_("Board, %(view)s; arrow keys move between points, Enter or Space "
-                             + "picks a checker and lands it"), { view });
+                             + "picks a checker and lands it; N and P: the next or previous "
+                             + "checker or landing; a die's number lands with that die; "
+                             + "Backspace takes a step back"), { view });
     this.host.innerHTML = `<svg xmlns="${SVG_NS}" class="board${g.narrow ? " narrow" : ""}"
       viewBox="0 0 ${g.width} ${g.height}" role="group" data-perspective="${mine}"
       data-layout="${g.narrow ? "narrow" : "wide"}"

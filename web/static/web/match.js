@@ -37,6 +37,8 @@ function panelElements(matchId) {
     statusLine: h("p", { class: "status-line", id: "status", "aria-live": "polite" }),
     // What the other side answered to our offer, until we act again.
     notice: h("p", { class: "notice", id: "notice", role: "status", hidden: true }),
+    // Issue 23 item 8: why the last pick was refused (also said in #announce).
+    hint: h("p", { class: "hint", id: "hint", hidden: true }),
     headCounter: h("span", { class: "head-counter", id: "head-counter", hidden: true }),
     diceLeft: h("span", { class: "dice-left", id: "dice-left" }),
     pipsLine: h("p", { class: "pips", id: "pips" }),
@@ -58,7 +60,7 @@ function panelElements(matchId) {
     el.title, el.players, el.stakeLine, el.pipsLine);
   el.dock = h("div", { class: "panel dock", id: "dock", role: "group",
                        "aria-label": _("Controls") },
-    el.statusLine, el.notice, el.result, el.clockLine,
+    el.statusLine, el.hint, el.notice, el.result, el.clockLine,
     h("div", { class: "counters" }, el.headCounter, el.diceLeft), el.dieChoice, el.actions);
   el.rest = h("section", { class: "panel rest", id: "match-log", "aria-labelledby": "moves-h" },
     el.liveLine, h("h2", { id: "moves-h" }, _("Moves")), el.log, el.announce);
@@ -103,7 +105,13 @@ class MatchView {
     this.el = panelElements(matchId);
     app.replaceChildren(this.el.root);
     this.board = new Board(this.el.boardHost, { onMove: (step) => this.pick(step),
-                                                chooseDie: (steps) => this.chooseDie(steps) });
+                                                chooseDie: (steps) => this.chooseDie(steps),
+                                                onRefuse: (text) => this.refused(text),
+                                                onSelect: (key) => { if (key) this.refused(null); } });
+    // Issue 23 item 8: Backspace on the board takes back the drafted turn's last step.
+    this.el.boardHost.addEventListener("keydown", (e) => {
+      if (e.key === "Backspace" && this.draft.length) { e.preventDefault(); this.undo(); }
+    });
     this.reread = () => { if (!this.stopped) { wake(); this.refetch(0); } };
     this.onVisible = () => { if (document.visibilityState === "visible") this.reread(); };
     this.onOffline = () => { if (!this.stopped) { this.readFailures += 1; this.showLive(); } };
@@ -199,6 +207,7 @@ class MatchView {
     if (!s || s.version !== this.draftVersion) {
       this.draft = [];
       this.draftVersion = s ? s.version : null;
+      this.refused(null);
     }
     if (data.hotseat && s && s.turn && s.board && s.board.perspective !== s.turn) {
       this.refetch(0);   // the turn passed: fetch the board from the other side
@@ -501,6 +510,7 @@ class MatchView {
     const found = here.steps.find((st) => st.from === step.from && st.to === step.to
                                          && st.die === step.die);
     if (!found) return;
+    this.refused(null);
     this.draft.push(found);
     this.slide = { id: `draft:${this.draftVersion}:${this.draft.length}`, steps: [found],
                    side: this.match.state.turn };
@@ -510,6 +520,14 @@ class MatchView {
       const done = document.getElementById("done");
       if (done && this.el.boardHost.contains(document.activeElement)) done.focus();
     }
+  }
+
+  /** A refused pick's reason shown under the status and announced; null clears it. */
+  refused(text) {
+    const { hint, announce } = this.el;
+    hint.hidden = !text;
+    hint.textContent = text || "";
+    if (text) announce.textContent = text;
   }
 
   undo(all = false) {
@@ -724,6 +742,9 @@ class MatchView {
     const m = this.match, s = m.state;
     const { actions, statusLine } = this.el;
     const ro = (s && s.roll_off) || {};
+    // Issue 23 item 8: the focus stays in the controls when they are drawn again.
+    const active = document.activeElement;
+    const focused = active && actions.contains(active) ? active.id || "" : null;
     actions.replaceChildren();
     if (acting && (s.phase === "roll" || s.phase === "roll-off")) {
       actions.append(button(s.phase === "roll-off" ? _("Roll one die") : _("Roll"),
@@ -798,6 +819,20 @@ class MatchView {
         onchange: (e) => { store(SOUND, e.target.checked ? "1" : "0"); if (e.target.checked) beep(); },
       }), " ", _("Sound on your move")));
     }
+    if (focused !== null) this.refocus(focused);
+  }
+
+  /** The control that had the focus is drawn again: focus it, or, gone (Roll after the
+   *  roll, Done after the turn), the next thing to do — Roll, the board's checkers that
+   *  may move, Done. */
+  refocus(id) {
+    const same = id && document.getElementById(id);
+    if (same && !same.disabled) { same.focus(); return; }
+    const roll = document.getElementById("roll");
+    if (roll) { roll.focus(); return; }
+    const done = document.getElementById("done");
+    if (done && !done.disabled) { done.focus(); return; }
+    this.board.focusSource();
   }
 
   renderBoard(acting, here, left, head) {
@@ -805,6 +840,7 @@ class MatchView {
     const host = this.el.boardHost;
     // For tests and scripts: what the page is showing, without parsing the SVG.
     host.dataset.status = m.status;
+    host.dataset.busy = String(this.busy);   // a write in flight: presses are ignored
     if (s) {
       host.dataset.version = s.version;
       host.dataset.phase = s.phase;
