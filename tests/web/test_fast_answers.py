@@ -7,16 +7,14 @@ its answers come within milliseconds, as on command 1. Playwright on Debian's ch
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from django.db import connections
 
 from games import services
 from games.dice import planned as planned_dice
+from tests.support import running_worker
 from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import login, settle
 
@@ -27,28 +25,9 @@ DATABASE = "django_tasks_db.DatabaseBackend"
 @pytest.fixture
 def worker(settings: Any) -> Iterator[Any]:
     """The task queue's worker, in a thread, sleeping on the doorbell (interval: 1 h)."""
-    from games.management.commands.db_worker import LeasedWorker
-
     settings.TASKS = {"default": {"BACKEND": DATABASE, "QUEUES": ["default"]}}
-    found = LeasedWorker(queue_names=["default"], interval=3600, batch=False,
-                         backend_name="default", startup_delay=False, max_tasks=None,
-                         worker_id="web-test", excluded_queue_names=[])
-
-    def run() -> None:
-        try:
-            found.run()
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not found.waiting.is_set():
-        assert time.monotonic() < deadline, "the worker did not start"
-        time.sleep(0.02)
-    yield found
-    found.stop()
-    thread.join(30)
+    with running_worker() as found:
+        yield found
 
 
 def writes(page: Any) -> list[tuple[str, int]]:
