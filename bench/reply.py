@@ -133,8 +133,11 @@ async def measure(port: int, token: str, args: argparse.Namespace
                         events.get_nowait()
                     _, match = await conn.request("GET", url)
                 else:
-                    status, match = await conn.request("POST", url + "roll/", {
-                        "expected_version": match["version"]})
+                    # A roll-off die goes without expected_version, as the page sends it
+                    # (docs/api.md "Versions": both sides roll at once).
+                    guard = ({} if state["phase"] == "roll-off"
+                             else {"expected_version": match["version"]})
+                    status, match = await conn.request("POST", url + "roll/", guard)
                     if status != 200:
                         raise SystemExit(f"roll: {status} {match}")
         finally:
