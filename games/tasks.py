@@ -51,7 +51,8 @@ BOT_TURN = "games.tasks.bot_turn"
 
 BELL = "tasks"
 """The doorbell (:mod:`nard_site.doorbell`) the worker sleeps on: rung when a job's row is
-committed, so the worker takes it at once rather than at its next poll (issue 23 item 13)."""
+committed (:func:`ring_the_worker`), so the worker takes it at once rather than at its next
+poll (issue 23 item 13)."""
 
 
 @task()
@@ -85,11 +86,16 @@ def enqueue(match: Match) -> None:
     """Queue the computer's next action in ``match`` at its current version, behind the
     pending turns of owners with fewer queued than its own."""
     owner = match.created_by_id
-    if not _on_database():
-        bot_turn.enqueue(match.pk, match.version, owner=owner)
-        return
-    bot_turn.using(priority=priority_for(owner)).enqueue(match.pk, match.version, owner=owner)
-    doorbell.ring(BELL)
+    job = bot_turn.using(priority=priority_for(owner)) if _on_database() else bot_turn
+    job.enqueue(match.pk, match.version, owner=owner)
+
+
+def ring_the_worker(sender: type, **kwargs: object) -> None:
+    """The ``task_enqueued`` receiver (connected in ``GamesConfig.ready``): every job of
+    the database backend — a computer turn, a game review — rings the worker's doorbell
+    once its row is committed (issue 23 item 13)."""
+    if issubclass(sender, DatabaseBackend):
+        doorbell.ring(BELL)
 
 
 def committed(match: Match, events: object) -> None:
@@ -183,7 +189,7 @@ def reclaim(*, own: str | None = None) -> int:
 
 
 __all__ = ["BELL", "BOT_TURN", "bot_turn", "committed", "end_lease", "enqueue", "pending",
-           "priority_for", "reclaim", "renew_lease", "requeue", "resume"]
+           "priority_for", "reclaim", "renew_lease", "requeue", "resume", "ring_the_worker"]
 
 
 @task()

@@ -37,3 +37,15 @@ def test_a_sleeping_worker_takes_a_queued_turn_at_once(database_tasks: None,
         wait_until("the job to be recorded done",
                    lambda: DBTaskResult.objects.filter(status="SUCCESSFUL").count() == 1)
         wait_until("the worker to sleep again", worker.waiting.is_set)
+
+
+def test_any_job_of_the_database_queue_rings_the_worker(database_tasks: None) -> None:
+    """The ring comes from django-tasks' ``task_enqueued`` signal, not from the computer's
+    own queueing: a game review's job (or any other) wakes the worker as well."""
+    from games.tasks import bot_turn
+
+    with running_worker(interval=3600):
+        bot_turn.enqueue(987654, 1)  # queued directly, as another task would be
+        wait_until("the job to be run",
+                   lambda: DBTaskResult.objects.filter(status="SUCCESSFUL").exists())
+    assert DBTaskResult.objects.get().return_value == "gone"

@@ -14,7 +14,7 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
   resumes the turns of one that was killed;
 - gives its lease up when it stops cleanly;
 - sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`;
-  issue 23 item 13): :func:`games.tasks.enqueue` rings it when the job's row is
+  issue 23 item 13): :func:`games.tasks.ring_the_worker` rings it when a job's row is
   committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
   taken at once, not at the next poll. ``--interval`` stays as the fallback poll (a ring
   lost, a bell that could not be made).
