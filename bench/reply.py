@@ -1,6 +1,6 @@
 """The computer's reply delay (issue 23 item 13), on command 1's set-up.
 
-    python -m bench.reply [--replies 40] [--level heuristic] [--rules long_nardy]
+    python -m bench.reply [--replies 40] [--level heuristic] [--rules NAME]
                           [--interval 2] [--database sqlite|postgres]
 
 Command 1's processes (scripts/run.sh) on a fresh database in a temporary directory
@@ -36,6 +36,7 @@ from typing import Any
 
 from bench.load import ROOT, Connection, percentile, prepare_database, wait_for
 from bench.streams import open_stream
+from nardy import DEFAULT_RULES
 
 HOST = "127.0.0.1"
 
@@ -154,7 +155,7 @@ def main(argv: list[str] | None = None) -> None:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--replies", type=int, default=40)
     parser.add_argument("--level", default="heuristic")
-    parser.add_argument("--rules", default="long_nardy")
+    parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--interval", type=float, default=2.0,
                         help="the worker's --interval (command 1: 2, a fallback poll)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
