@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 from rest_framework.exceptions import Throttled, ValidationError
 
 from . import login_limit, tokens
@@ -25,7 +26,7 @@ class IssuedToken:
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, IssuedToken]:
     """Create a player and its first API token; raises ``ValidationError`` per field."""
     if User.objects.named(username).exists():
-        raise ValidationError({"username": ["A user with that username already exists."]})
+        raise ValidationError({"username": [gettext("A user with that username already exists.")]})
     candidate = User(username=username, email=email)
     try:
         validate_password(password, user=candidate)
@@ -38,7 +39,8 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
     except login_limit.Busy:  # every hashing slot of the process is taken: refuse at once
         raise Throttled(login_limit.BUSY.retry_after, detail=login_limit.BUSY.message) from None
     except IntegrityError as exc:  # a concurrent registration took the name
-        raise ValidationError({"username": ["A user with that username already exists."]}) from exc
+        raise ValidationError(
+            {"username": [gettext("A user with that username already exists.")]}) from exc
     return user, token
 
 

@@ -2,42 +2,44 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from nard_site.domain import DomainError
 
 
 class NotFound(DomainError):
     code = "not_found"
-    default_message = "No such match."
+    default_message = gettext_noop("No such match.")
 
 
 class PermissionDenied(DomainError):
     code = "permission_denied"
-    default_message = "Only the players of this match may do that."
+    default_message = gettext_noop("Only the players of this match may do that.")
 
 
 class InvalidRequest(DomainError):
     code = "validation_error"
-    default_message = "The request has invalid fields."
+    default_message = gettext_noop("The request has invalid fields.")
 
 
 class NotYourTurn(DomainError):
     code = "not_your_turn"
-    default_message = "It is not your turn."
+    default_message = gettext_noop("It is not your turn.")
 
 
 class WrongPhase(DomainError):
     code = "wrong_phase"
-    default_message = "That is not possible in the match's current phase."
+    default_message = gettext_noop("That is not possible in the match's current phase.")
 
 
 class VersionConflict(DomainError):
     code = "version_conflict"
-    default_message = "The match has changed since the version you sent."
+    default_message = gettext_noop("The match has changed since the version you sent.")
 
 
 class IllegalMove(DomainError):
     code = "illegal_move"
-    default_message = "The rules do not allow that move."
+    default_message = gettext_noop("The rules do not allow that move.")
 
 
 class TooManyComputerMatches(DomainError):
@@ -45,7 +47,8 @@ class TooManyComputerMatches(DomainError):
     built-in computer already (409; ``details.limit``)."""
 
     code = "too_many_computer_matches"
-    default_message = "You have as many unfinished matches against the computer as allowed."
+    default_message = gettext_noop(
+        "You have as many unfinished matches against the computer as allowed.")
 
 
 class TooManyInvitations(DomainError):
@@ -54,9 +57,9 @@ class TooManyInvitations(DomainError):
     hourly rate is refused as 429 ``throttled`` (:class:`InvitationsThrottled`)."""
 
     code = "too_many_invitations"
-    default_message = "You have as many open invitations as allowed."
+    default_message = gettext_noop("You have as many open invitations as allowed.")
 
 
 class InvitationsThrottled(DomainError):
     code = "throttled"
-    default_message = "Too many invitations in the last hour."
+    default_message = gettext_noop("Too many invitations in the last hour.")

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games import clocks, dice, fairness, opponents, shapes, store, transitions
@@ -72,7 +73,7 @@ def _lock(match_id: int) -> Change:
     start of a change."""
     found = store.lock_match(match_id)
     if found is None:
-        raise NotFound(f"No match with id {match_id}.")
+        raise NotFound(gettext("No match with id %(id)s.") % {"id": match_id})
     match, loaded = found
     return Change(match, loaded, commit_dice=True)
 
@@ -80,14 +81,15 @@ def _lock(match_id: int) -> Change:
 def _check_version(match: Match, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != match.version:
         raise VersionConflict(
-            f"The match is at version {match.version}, not {expected_version}.",
+            gettext("The match is at version %(version)s, not %(expected)s.") % {
+                "version": match.version, "expected": expected_version},
             details={"version": match.version, "expected_version": expected_version})
 
 
 def _acting_sides(match: Match, user: User) -> tuple[Side, ...]:
     sides = match.sides_of(user)
     if not sides:
-        raise PermissionDenied("Only the players of this match may do that.")
+        raise PermissionDenied(gettext_noop("Only the players of this match may do that."))
     return sides
 
 
@@ -98,7 +100,8 @@ class _Abandoned(WrongPhase):
 
 def _active_game(match: Match) -> Game:
     if match.status != MatchStatus.ACTIVE or match.current_game is None:
-        raise WrongPhase(f"The match is {match.status}, not active.",
+        raise WrongPhase(gettext("The match is %(status)s, not active.") % {
+                             "status": gettext(str(match.status))},
                          details={"status": match.status})
     if clocks.is_abandoned(match, timezone.now()):
         raise _Abandoned("The side to act was late by more than the clock allows: the "
@@ -143,7 +146,8 @@ def _clock_enforced(service: Callable[_P, _R]) -> Callable[_P, _R]:
 def _side_to_act(game: Game, sides: tuple[Side, ...]) -> Side:
     side = side_of(game.turn)
     if side not in sides:
-        raise NotYourTurn(f"It is {game.turn}'s turn.", details={"turn": game.turn})
+        raise NotYourTurn(gettext("It is White's turn.") if game.turn == "white"
+                          else gettext("It is Black's turn."), details={"turn": game.turn})
     return side
 
 
@@ -439,7 +443,8 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
             pending = [s for s in sides
                        if (game.rolloff_white if s == WHITE else game.rolloff_black) is None]
             if not pending:
-                raise NotYourTurn("You have rolled in this roll-off; waiting for the opponent.")
+                raise NotYourTurn(gettext_noop(
+                    "You have rolled in this roll-off; waiting for the opponent."))
             if seed is not None:
                 _give_seed(change, game, pending[0], seed)
             rolled = transitions.roll_off(change, game, pending[0],
@@ -451,10 +456,11 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
             return Played(change.commit(), game.turn_state() if rolled.opening else None, roll)
         side = _side_to_act(game, sides)
         if game.phase == GamePhase.OFFER:
-            raise WrongPhase("An offer waits for your answer: accept or refuse it (S3).",
+            raise WrongPhase(gettext_noop("An offer waits for your answer: accept or refuse "
+                                          "it (S3)."),
                              details={"phase": game.phase})
         if game.phase != GamePhase.ROLL:
-            raise WrongPhase("The dice are rolled; play your steps.",
+            raise WrongPhase(gettext_noop("The dice are rolled; play your steps."),
                              details={"phase": game.phase})
         if seed is not None:
             _give_seed(change, game, side, seed)
@@ -535,7 +541,8 @@ def match_move(*, match_id: int, user: User, steps: Sequence[Step | AskedStep],
     with transaction.atomic():
         change, sides, game = _lock_playing(match_id, user, expected_version)
         if game.phase == GamePhase.ROLL_OFF:
-            raise WrongPhase("The roll-off comes first.", details={"phase": game.phase})
+            raise WrongPhase(gettext_noop("The roll-off comes first."),
+                             details={"phase": game.phase})
         _side_to_act(game, sides)
         result = transitions.play(change, game, steps)
         return Played(change.commit(), result.state, applied=result.applied)

@@ -39,6 +39,7 @@ from django_tasks_db.models import DBTaskResult
 
 from games import bots, opponents, store
 from games.models import Match, MatchStatus, WorkerLease
+from nard_site import doorbell
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet
@@ -47,6 +48,11 @@ _log = logging.getLogger(__name__)
 
 BOT_TURN = "games.tasks.bot_turn"
 """The job's ``task_path`` in the queue's table."""
+
+BELL = "tasks"
+"""The doorbell (:mod:`nard_site.doorbell`) the worker sleeps on: rung when a job's row is
+committed (:func:`ring_the_worker`), so the worker takes it at once rather than at its next
+poll (issue 23 item 13)."""
 
 
 @task()
@@ -82,6 +88,14 @@ def enqueue(match: Match) -> None:
     owner = match.created_by_id
     job = bot_turn.using(priority=priority_for(owner)) if _on_database() else bot_turn
     job.enqueue(match.pk, match.version, owner=owner)
+
+
+def ring_the_worker(sender: type, **kwargs: object) -> None:
+    """The ``task_enqueued`` receiver (connected in ``GamesConfig.ready``): every job of
+    the database backend — a computer turn, a game review — rings the worker's doorbell
+    once its row is committed (issue 23 item 13)."""
+    if issubclass(sender, DatabaseBackend):
+        doorbell.ring(BELL)
 
 
 def committed(match: Match, events: object) -> None:
@@ -174,8 +188,8 @@ def reclaim(*, own: str | None = None) -> int:
     return reclaimed
 
 
-__all__ = ["BOT_TURN", "bot_turn", "committed", "end_lease", "enqueue", "pending",
-           "priority_for", "reclaim", "renew_lease", "requeue", "resume"]
+__all__ = ["BELL", "BOT_TURN", "bot_turn", "committed", "end_lease", "enqueue", "pending",
+           "priority_for", "reclaim", "renew_lease", "requeue", "resume", "ring_the_worker"]
 
 
 @task()

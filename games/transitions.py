@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from games import clocks, dice, notify, shapes, store
 from games.exceptions import IllegalMove, NotYourTurn, WrongPhase
@@ -188,7 +189,7 @@ def roll_off(change: Change, game: Game, side: Side, die: int) -> RollOff:
     ``roll_off_played``). Raises :class:`WrongPhase` outside the roll-off.
     """
     if game.phase != GamePhase.ROLL_OFF:
-        raise WrongPhase("The roll-off is over.", details={"phase": game.phase})
+        raise WrongPhase(gettext_noop("The roll-off is over."), details={"phase": game.phase})
     if (game.rolloff_white if side == WHITE else game.rolloff_black) is not None:
         raise WrongPhase(f"{color_of(side)} has rolled in this roll-off already.")
     if side == WHITE:
@@ -225,7 +226,8 @@ def start_turn(change: Change, game: Game, dice: tuple[int, int]) -> TurnResult:
     from games.models import Turn as TurnRecord
 
     if game.phase != GamePhase.ROLL:
-        raise WrongPhase("The dice are rolled; play your steps.", details={"phase": game.phase})
+        raise WrongPhase(gettext_noop("The dice are rolled; play your steps."),
+                         details={"phase": game.phase})
     if game.turns >= MAX_TURNS_PER_GAME:
         raise WrongPhase("This game has reached the turn limit.")
     side = side_of(game.turn)
@@ -249,7 +251,7 @@ def play(change: Change, game: Game, wanted: Sequence[Step | AskedStep]) -> Turn
     the legal steps at that point); nothing is changed then.
     """
     if game.phase != GamePhase.MOVE:
-        raise WrongPhase("Roll the dice first.", details={"phase": game.phase})
+        raise WrongPhase(gettext_noop("Roll the dice first."), details={"phase": game.phase})
     state = game.turn_state()
     assert state is not None
     applied: list[AppliedStep] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
@@ -101,7 +102,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def _match(self) -> Match:
         match = selectors.match_get(_id(self.kwargs["pk"]))
         if match is None:
-            raise NotFound(f"No match with id {self.kwargs['pk']}.")
+            raise NotFound(gettext("No match with id %(id)s.") % {"id": self.kwargs["pk"]})
         return match
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:

@@ -11,6 +11,13 @@ account's items (:mod:`live.kinds`) — and publishes it once:
   publish fails the message is still delivered in this process, and the streams of the
   others catch up from the database when their subscription comes back.
 
+- without ``REDIS_URL``, also to the other processes using the database (the task queue's
+  worker commits the computer's moves in a process of its own): on the ``events``
+  doorbell (:mod:`nard_site.doorbell`: ``NOTIFY`` on PostgreSQL, Unix datagrams on
+  SQLite), whose listener thread in each serving process hands the message to its hubs
+  (issue 23 item 13). A message too long for a ring arrives as an empty one: every
+  stream of the process reads the database.
+
 Streams never trust the fan-out alone: a match's events are numbered without gaps, so a
 stream drops what it has sent (``seq`` ≤ the last sent) and fetches from the database what
 it would otherwise skip (a gap), and while the subscription is down it polls the database.
@@ -36,6 +43,7 @@ from rest_framework.renderers import JSONRenderer
 from games.models import is_over
 from games.selectors import event_json
 from live import kinds
+from nard_site import doorbell
 
 if TYPE_CHECKING:
     from games.models import Event, Match
@@ -105,9 +113,14 @@ def _redis() -> Any:
         return _redis_client
 
 
+EVENTS_BELL = "events"
+"""The doorbell that carries committed changes between processes without Redis."""
+
+
 def publish(msg: Message) -> None:
     if not settings.REDIS_URL:
         deliver_locally(msg)
+        doorbell.send(EVENTS_BELL, msg.dumps().decode())
         return
     # Don't wait on a dead or hung Redis in every request: the process's breaker of that
     # Redis (shared with the counters' cache) skips it until a probe answers.
@@ -128,6 +141,72 @@ def deliver_locally(msg: Message) -> None:
     for hub in list(_hubs.values()):
         if not hub.loop.is_closed():
             hub.loop.call_soon_threadsafe(hub.deliver, msg)
+
+
+def _resync_locally() -> None:
+    for hub in list(_hubs.values()):
+        if not hub.loop.is_closed():
+            hub.loop.call_soon_threadsafe(hub._resync_all)
+
+
+_bell_lock = threading.Lock()
+_bell_thread: threading.Thread | None = None
+_bell_bound = threading.Event()  # the listener's bell is bound: rings from now on arrive
+
+
+def _streaming() -> bool:
+    return any(hub.count for hub in list(_hubs.values()))
+
+
+def hearing() -> bool:
+    """Whether this process's listener of the ``events`` doorbell runs (tests)."""
+    thread = _bell_thread
+    return thread is not None and thread.is_alive()
+
+
+def _hear_others() -> None:
+    """Start this process's listener of the ``events`` doorbell, unless it runs. It runs
+    while the process has streams (and ``STREAM_BELL_LINGER`` seconds after the last)."""
+    global _bell_thread
+    with _bell_lock:
+        if _bell_thread is None or not _bell_thread.is_alive():
+            _bell_thread = threading.Thread(target=_listen, name="live-doorbell", daemon=True)
+            _bell_thread.start()
+
+
+def _listen() -> None:
+    """The changes other processes commit, to this process's hubs; the bell made again
+    after a failure (the streams poll the database meanwhile)."""
+    global _bell_thread
+    import time
+
+    while True:
+        try:
+            with doorbell.Bell(EVENTS_BELL) as bell:
+                _bell_bound.set()
+                idle_since: float | None = None
+                while True:
+                    for ring in bell.wait(1.0):
+                        if ring.origin == doorbell.origin():
+                            continue  # delivered in process already
+                        if ring.text:
+                            deliver_locally(Message.loads(ring.text))
+                        else:
+                            _resync_locally()
+                    if _streaming():
+                        idle_since = None
+                        continue
+                    idle_since = idle_since or time.monotonic()
+                    if time.monotonic() - idle_since >= settings.STREAM_BELL_LINGER:
+                        with _bell_lock:
+                            if not _streaming():
+                                _bell_bound.clear()
+                                _bell_thread = None
+                                return
+        except Exception as exc:
+            _bell_bound.clear()
+            _log.warning("live: the events doorbell failed (%r); streams poll meanwhile", exc)
+            time.sleep(1.0)
 
 
 # --- the hub: one per event loop, the streams of that loop ------------------------------
@@ -219,6 +298,8 @@ class Hub:
         self.idle_since = None
         if self.redis and self.reader is None:
             self.reader = self.loop.create_task(self._read())
+        if not self.redis:
+            _hear_others()
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -242,7 +323,12 @@ class Hub:
 
     async def ready(self) -> None:
         """Until the fan-out delivers (its subscription confirmed), or a short while: a
-        stream subscribes before it reads the database, so nothing falls in between."""
+        stream subscribes before it reads the database, so nothing falls in between.
+        Without Redis: until the doorbell of other processes' changes is bound."""
+        if not self.redis:
+            if not _bell_bound.is_set():
+                await asyncio.to_thread(_bell_bound.wait, settings.STREAM_READY_TIMEOUT)
+            return
         if not self.is_live:  # if Redis is away, the stream polls the database meanwhile
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.live.wait(), settings.STREAM_READY_TIMEOUT)

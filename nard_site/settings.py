@@ -185,7 +185,7 @@ API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "50"))
 LANGUAGE_CODE = "en-us"
 # The play page's languages (web/locale/*/LC_MESSAGES: django.po, djangojs.po).
 LANGUAGES = [("en", "English"), ("ru", "Русский")]
-LOCALE_PATHS = [BASE_DIR / "web" / "locale"]
+LOCALE_PATHS = [BASE_DIR / "web" / "locale", BASE_DIR / "nard_site" / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -341,6 +341,10 @@ STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "2000"))  # the SSE retr
 STREAM_QUEUE_MAX = int(os.environ.get("STREAM_QUEUE_MAX", "256"))  # a slower client is cut
 STREAM_READY_TIMEOUT = env_float("STREAM_READY_TIMEOUT", 2)  # wait for Redis before polling
 STREAM_REDIS_LINGER = env_float("STREAM_REDIS_LINGER", 60)  # keep the subscription when idle
+# Without Redis, other processes' changes (the worker's moves) arrive on the doorbell
+# (nard_site/doorbell.py); its listener is kept this long after the process's last stream.
+STREAM_BELL_LINGER = env_float("STREAM_BELL_LINGER", 60)
+DOORBELL_DIR = os.environ.get("DOORBELL_DIR", "")  # SQLite's doorbell sockets (default: tmp)
 STREAM_REDIS_BACKOFF = (0.1, 5.0)  # reconnect delays, doubling up to the second
 STREAM_REDIS_CHANNEL = os.environ.get("STREAM_REDIS_CHANNEL", "nard_site:live")
 STREAMS_PER_ACCOUNT = int(os.environ.get("STREAMS_PER_ACCOUNT", "20"))

@@ -29,7 +29,7 @@ case " ${RUNSERVER_ARGS:-} " in *" --noreload "*) reload=() ;; esac
 # The computer's turns run on the task queue's worker beside the server (docs/architecture.md,
 # "The computer's turns"): the worker itself queues again the turns a stopped worker left,
 # when it starts; when the worker or the server stops, or this script does, both are stopped.
-worker_args=(--interval 0.25 -v 0)
+worker_args=(--interval 2 -v 0)  # a fallback poll: the worker wakes on the doorbell
 [ ${#reload[@]} -gt 0 ] || worker_args+=(--no-reload)
 children=()
 stop() {  # each child and its own children (a reloader's), by process id

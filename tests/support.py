@@ -15,6 +15,7 @@ Django is imported here at module level: tests/engine never imports this module.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -401,3 +402,38 @@ def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
     else:
         assert shape in (int, bool), (where, shape)
         assert type(value) is shape, (where, value, shape)
+
+
+@contextlib.contextmanager
+def running_worker(interval: float = 3600) -> Iterator[Any]:
+    """The task queue's worker (games/management/commands/db_worker.py) in a thread,
+    asleep on its doorbell once this yields (``worker.waiting``); stopped after. With a
+    poll ``interval`` of an hour, only a ring wakes it (issue 23 item 13)."""
+    import threading
+
+    from django.db import connections
+
+    from games.management.commands.db_worker import LeasedWorker
+
+    worker = LeasedWorker(queue_names=["default"], interval=interval, batch=False,
+                          backend_name="default", startup_delay=False, max_tasks=None,
+                          worker_id="test-wake", excluded_queue_names=[])
+
+    def run() -> None:
+        try:
+            worker.run()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not worker.waiting.is_set():
+        assert time.monotonic() < deadline, "the worker did not go to sleep"
+        time.sleep(0.02)
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        thread.join(30)
+        assert not thread.is_alive(), "the worker did not stop"

@@ -1,10 +1,15 @@
-"""The play page's language: Django's ``LocaleMiddleware``, for ``/play/`` only.
+"""The language of an answer: Django's ``LocaleMiddleware`` for ``/play/``, and the
+``Accept-Language`` header alone for the API (issue 23 item 10).
 
 Under ``/play/`` the language is the one chosen with ``?lang=`` (remembered in Django's
 language cookie), else the cookie, else the browser's ``Accept-Language``, else
-``LANGUAGE_CODE``. Everything else (the API, its docs, the admin) keeps
-``LANGUAGE_CODE`` and its answers stay exactly as they were: no ``Content-Language``,
-no ``Vary: Accept-Language``, the API's messages in English (docs/web.md "Languages").
+``LANGUAGE_CODE``. Under ``/api/`` it is the request's ``Accept-Language`` (the
+cookie is not read: a client says what it wants on each request; the play page sends
+its own language), else ``LANGUAGE_CODE``: the messages of the error shape are
+translated, the codes and everything else stay as they are; an error answer to a
+request with ``Accept-Language`` says ``Content-Language`` and ``Vary:
+Accept-Language``. The API's docs and the admin keep ``LANGUAGE_CODE`` (docs/web.md
+"Languages", docs/api.md "Errors").
 """
 
 from __future__ import annotations
@@ -13,8 +18,11 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import trans_real
 
 PREFIX = "/play/"
+API_PREFIX = "/api/"
 ONE_YEAR = 365 * 24 * 3600
 
 
@@ -24,8 +32,29 @@ def chosen_language(request: HttpRequest) -> str | None:
     return lang if lang in dict(settings.LANGUAGES) else None
 
 
+DOCS_PREFIXES = ("/api/v1/docs/", "/api/v1/schema/")
+
+
+def accepted_language(request: HttpRequest) -> str | None:
+    """The first language of ``Accept-Language`` that the site speaks (``ru-RU`` is
+    ``ru``), or ``None``."""
+    header = request.headers.get("Accept-Language", "")
+    for code, _quality in trans_real.parse_accept_lang_header(header):
+        if code == "*":
+            break
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return None
+
+
 class PlayLocaleMiddleware(LocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
+        if request.path_info.startswith(API_PREFIX) and not request.path_info.startswith(
+                DOCS_PREFIXES):
+            translation.activate(accepted_language(request) or settings.LANGUAGE_CODE)
+            return
         if not request.path_info.startswith(PREFIX):
             translation.activate(settings.LANGUAGE_CODE)
             return
@@ -38,6 +67,11 @@ class PlayLocaleMiddleware(LocaleMiddleware):
 
     def process_response(self, request: HttpRequest,
                          response: HttpResponseBase) -> HttpResponseBase:
+        if request.path_info.startswith(API_PREFIX):
+            if response.status_code >= 400 and accepted_language(request):
+                response.headers.setdefault("Content-Language", translation.get_language())
+                patch_vary_headers(response, ("Accept-Language",))
+            return response
         if not request.path_info.startswith(PREFIX):
             return response
         response = super().process_response(request, response)  # type: ignore[arg-type]

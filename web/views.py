@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views import View
 from django.views.decorators.csrf import ensure_csrf_cookie
 
@@ -58,26 +59,26 @@ class SessionView(View):
         try:
             body = json.loads(request.body or b"{}")
         except (ValueError, UnicodeDecodeError):
-            return _error(400, "validation_error", "The body is not JSON.")
+            return _error(400, "validation_error", gettext("The body is not JSON."))
         if not isinstance(body, dict):
-            return _error(400, "validation_error", "The body must be a JSON object.")
+            return _error(400, "validation_error", gettext("The body must be a JSON object."))
         username, password = body.get("username"), body.get("password")
-        missing = {name: ["This field is required."] for name, value
+        missing = {name: [gettext("This field is required.")] for name, value
                    in (("username", username), ("password", password))
                    if not isinstance(value, str) or not value or len(value) > MAX_FIELD
                    or "\x00" in value}
         if missing:
-            return _error(400, "validation_error", "The request has invalid fields.",
+            return _error(400, "validation_error", gettext("The request has invalid fields."),
                           **missing)
         user = authenticate(request, username=username, password=password)
         if user is None:
             refusal = login_limit.refusal_of(request)
             if refusal is not None:  # over a limit (accounts.login_limit): not even checked
-                refused = _error(429, "throttled", refusal.message,
+                refused = _error(429, "throttled", gettext(refusal.message),
                                  retry_after=refusal.retry_after)
                 refused["Retry-After"] = str(refusal.retry_after)
                 return refused
-            return _error(401, "not_authenticated", "Invalid username or password.")
+            return _error(401, "not_authenticated", gettext("Invalid username or password."))
         login(request, user)
         return JsonResponse(_me(request))
 

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -63,7 +64,7 @@ def status_for(code: str) -> int:
 
 class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "payload_too_large"
 
 
@@ -82,7 +83,7 @@ _CODES: list[tuple[type[exceptions.APIException], str]] = [
 ]
 
 _MESSAGES = {
-    "validation_error": "The request has invalid fields.",
+    "validation_error": gettext_noop("The request has invalid fields."),
 }
 
 
@@ -135,7 +136,8 @@ def is_unavailable(exc: BaseException | None) -> bool:
 
 
 def _unavailable_body() -> Error:
-    return error_body("service_unavailable", "The service is briefly unavailable; retry shortly.",
+    return error_body("service_unavailable",
+                      gettext("The service is briefly unavailable; retry shortly."),
                       {"retry_after": RETRY_AFTER_SECONDS})
 
 
@@ -152,7 +154,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(_unavailable_body(), status=503,
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     if isinstance(exc, DomainError):
-        return Response(error_body(exc.code, exc.message, exc.details),
+        # Translated at the edge (issue 23 item 10): a message the services wrote in the
+        # request's language already, or a constant one marked with gettext_noop.
+        return Response(error_body(exc.code, gettext(str(exc.message)), exc.details),
                         status=status_for(exc.code))
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
@@ -161,7 +165,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, SuspiciousOperation):
-        exc = exceptions.ParseError(str(exc) or "The request was malformed.")
+        exc = exceptions.ParseError(str(exc) or gettext("The request was malformed."))
 
     # Imported here: rest_framework.views loads the parser settings, which import this module.
     from rest_framework.views import exception_handler as drf_exception_handler
@@ -177,12 +181,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.ValidationError):
         detail = exc.detail
         details = detail if isinstance(detail, dict) else {"non_field_errors": detail}
-        message = _MESSAGES["validation_error"]
+        message = gettext(_MESSAGES["validation_error"])
         if isinstance(detail, list | dict) and detail:
             first = _as_text(detail)
             message = f"{message} {first}" if not isinstance(detail, dict) else message
     elif isinstance(exc, exceptions.ParseError):
-        message = f"Malformed request body: {_as_text(exc.detail)}"
+        message = gettext("Malformed request body: %(detail)s") % {
+            "detail": _as_text(exc.detail)}
         details = {"body": [_as_text(exc.detail)]}
     else:
         message = _as_text(exc.detail)
@@ -200,16 +205,18 @@ def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
 @csrf_exempt  # also the API's catch-all view: a POST to no URL is a 404, not a CSRF 403
 def handler404(request: Any, exception: Exception | None = None) -> JsonResponse:
     """Unknown URLs answer in the API's error shape, not an HTML page."""
-    hint = "" if request.path.endswith("/") else " (API URLs end with a slash)"
-    return _json_error(404, "not_found", f"No such URL: {request.path}{hint}")
+    hint = "" if request.path.endswith("/") else gettext(" (API URLs end with a slash)")
+    return _json_error(404, "not_found", gettext("No such URL: %(path)s") % {
+        "path": request.path} + hint)
 
 
 def handler400(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return _json_error(400, "bad_request", "The request was malformed.")
+    return _json_error(400, "bad_request", gettext("The request was malformed."))
 
 
 def handler403(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return _json_error(403, "permission_denied", "You do not have permission to do this.")
+    return _json_error(403, "permission_denied",
+                       gettext("You do not have permission to do this."))
 
 
 def handler500(request: Any) -> JsonResponse:
@@ -217,4 +224,4 @@ def handler500(request: Any) -> JsonResponse:
     # middleware's database read) that means "unreachable" is a 503 too.
     if is_unavailable(sys.exc_info()[1]):
         return unavailable()
-    return _json_error(500, "server_error", "Something went wrong on our side.")
+    return _json_error(500, "server_error", gettext("Something went wrong on our side."))

@@ -20,6 +20,20 @@ SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "")) if os.environ.get("WEB_SCREE
 PASSWORD = "web-nardy-2026"
 
 
+@pytest.fixture(autouse=True)
+def _doorbell_listener_ends() -> Iterator[None]:
+    """After the test's browser is closed (its streams ended), the live server's listener
+    of the events doorbell (live/fanout.py; STREAM_BELL_LINGER is 0 in the tests) ends
+    too: on PostgreSQL its LISTEN connection would keep the test database from being
+    dropped at the end."""
+    yield
+    from live import fanout
+
+    deadline = time.monotonic() + 10
+    while fanout.hearing() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def seeded_dice() -> Iterator[Callable[..., list[int]]]:
     """The server's dice: first the values queued with ``seeded_dice(6, 6, ...)``, then a

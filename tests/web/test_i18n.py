@@ -1,7 +1,7 @@
 """The play page in English and Russian (Django's i18n, web/locale): the compiled
 catalogues match the .po files, the language follows Accept-Language, ``?lang=`` and
-its cookie, the API is untouched, and in a browser no English text of the catalogue is
-left on the Russian lobby and game page."""
+its cookie, the API's messages by Accept-Language alone, and in a browser no English
+text of the catalogue is left on the Russian lobby and game page."""
 
 from __future__ import annotations
 
@@ -96,13 +96,22 @@ def test_the_language_follows_the_browser_and_the_choice(client: Client) -> None
 
 
 @pytest.mark.django_db
-def test_the_api_keeps_its_english_answers(client: Client) -> None:
+def test_the_api_reads_accept_language_only_and_translates_only_messages(
+        client: Client) -> None:
+    """Issue 23 item 10: the API's messages follow ``Accept-Language`` (tests/api/
+    test_translations.py); the play page's language cookie alone changes nothing, and
+    an answer that is not an error is the same in any language."""
     plain = client.get("/api/v1/matches/1/")
-    russian = client.get("/api/v1/matches/1/", HTTP_ACCEPT_LANGUAGE="ru",
-                         HTTP_COOKIE="django_language=ru")
-    assert (russian.status_code, russian.content) == (plain.status_code, plain.content)
-    assert "Content-Language" not in russian
-    assert "Accept-Language" not in russian.get("Vary", "")
+    cookie = client.get("/api/v1/matches/1/", HTTP_COOKIE="django_language=ru")
+    assert (cookie.status_code, cookie.content) == (plain.status_code, plain.content)
+    assert "Content-Language" not in cookie
+    russian = client.get("/api/v1/matches/1/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert russian.json()["error"]["code"] == plain.json()["error"]["code"]
+    assert russian.json()["error"]["message"] != plain.json()["error"]["message"]
+    ok, ok_ru = client.get("/api/v1/rules/"), client.get("/api/v1/rules/",
+                                                          HTTP_ACCEPT_LANGUAGE="ru")
+    assert ok_ru.content == ok.content
+    assert "Accept-Language" not in ok_ru.get("Vary", "")
 
 
 TEXTS_JS = """() => {
@@ -111,15 +120,14 @@ TEXTS_JS = """() => {
   while (walker.nextNode()) {
     const node = walker.currentNode, text = node.textContent.trim();
     const el = node.parentElement;
-    // The computer's level names and sentences come from the API (GET computer/).
-    if (!text || el.closest('noscript, script, style, #create-computer, #create-level-text'))
-      continue;
+    // The computer's level names and sentences come from the API (GET computer/) and are
+    // translated by the page (issue 23 item 10): they are checked like the rest.
+    if (!text || el.closest('noscript, script, style')) continue;
     out.push(text);
   }
   for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
     for (const name of ['aria-label', 'title', 'placeholder'])
-      if (el.getAttribute(name) && !el.closest('#create-computer, #create-level-text'))
-        out.push(el.getAttribute(name));
+      if (el.getAttribute(name)) out.push(el.getAttribute(name));
   return out;
 }"""
 

@@ -12,24 +12,34 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
   another worker takes the turn over);
 - sweeps for dead workers' jobs every ``WORKER_LEASE_SECONDS``, so a second worker
   resumes the turns of one that was killed;
-- gives its lease up when it stops cleanly.
+- gives its lease up when it stops cleanly;
+- sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`;
+  issue 23 item 13): :func:`games.tasks.ring_the_worker` rings it when a job's row is
+  committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
+  taken at once, not at the next poll. ``--interval`` stays as the fallback poll (a ring
+  lost, a bell that could not be made).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import random
 import threading
 import time
 from typing import Any
 
 from django.conf import settings
-from django.db import connections
+from django.db import close_old_connections, connections
+from django.db.utils import OperationalError
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker as base
 from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from games import tasks
+from nard_site import doorbell
 
 _log = logging.getLogger(__name__)
 
@@ -39,8 +49,16 @@ class LeasedWorker(base.Worker):
         super().__init__(**options)
         self._job_started: float | None = None
         self._stopped = threading.Event()
+        self.bell: doorbell.Bell | None = None
+        self.waiting = threading.Event()
+        """Set while the worker waits for a ring (the tests' cue to commit a job)."""
 
     def run(self) -> None:
+        try:
+            self.bell = doorbell.Bell(tasks.BELL)  # before the first look: no ring lost
+        except Exception:
+            _log.warning("worker %s: no doorbell; polling every %s s", self.worker_id,
+                         self.interval, exc_info=True)
         tasks.renew_lease(self.worker_id)
         tasks.reclaim(own=self.worker_id)
         tasks.resume()
@@ -48,11 +66,73 @@ class LeasedWorker(base.Worker):
                                 daemon=True)
         beat.start()
         try:
-            super().run()
+            self._loop()
         finally:
             self._stopped.set()
             beat.join()
+            if self.bell is not None:
+                self.bell.close()
             tasks.end_lease(self.worker_id)
+
+    def _claim(self) -> tuple[DBTaskResult | None, bool]:
+        """The next ready job, claimed (as the base worker does); and whether the queue
+        could be read (SQLite's lock held elsewhere: try again)."""
+        found = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        if not self.process_all_queues:
+            found = found.filter(queue_name__in=self.queue_names)
+        if self.excluded_queue_names:
+            found = found.exclude(queue_name__in=self.excluded_queue_names)
+        with exclusive_transaction(found.db):
+            try:
+                job = found.get_locked()
+                if job is not None:
+                    job.claim(self.worker_id)
+                return job, True
+            except OperationalError as e:
+                if is_locked_database_exception(e):
+                    return None, False
+                raise
+
+    def _loop(self) -> None:
+        """The base worker's loop, sleeping on the doorbell instead of ``time.sleep``."""
+        base.logger.info("Starting worker worker_id=%s queues=%s", self.worker_id,
+                         ",".join(self.queue_names))
+        if self.startup_delay and self.interval:
+            time.sleep(random.random())  # a thundering herd of restarts
+        while self.running:
+            close_old_connections()
+            job, read = self._claim()
+            if job is not None:
+                self.run_task(job)
+            if self.batch and read and job is None:
+                return
+            if self.max_tasks is not None and self._run_tasks >= self.max_tasks:
+                return
+            close_old_connections()
+            if self.running and job is None:
+                self._sleep()
+
+    def _sleep(self) -> None:
+        if self.bell is None:
+            time.sleep(self.interval)
+            return
+        self.waiting.set()
+        try:
+            self.bell.wait(self.interval)
+        except Exception:  # the bell's connection lost: poll until a new one is made
+            _log.warning("worker %s: the doorbell failed", self.worker_id, exc_info=True)
+            self.bell.close()
+            self.bell = None
+            time.sleep(self.interval)
+            with contextlib.suppress(Exception):
+                self.bell = doorbell.Bell(tasks.BELL)
+        finally:
+            self.waiting.clear()
+
+    def stop(self) -> None:
+        """End the loop after the current job (from another thread)."""
+        self.running = False
+        doorbell.send(tasks.BELL)
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
         self._job_started = time.monotonic()

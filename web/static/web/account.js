@@ -1,9 +1,9 @@
 // Who is signed in (the top bar's name and "Log out") and the log-in and registration
 // forms of the lobby. Keeps `session.me` (common.js).
 
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 import { _, f } from "./i18n.js";
-import { attempt, go, h, onAuthLost, reopen, session, toast } from "./common.js";
+import { attempt, explain, go, h, onAuthLost, reopen, session, toast } from "./common.js";
 
 const who = document.getElementById("who");
 
@@ -33,6 +33,40 @@ async function logout() {
   reopen();
 }
 
+/** `fn()`'s answer; a refusal is written beside the fields it names (`details.<field>`,
+ *  in the API's language: issue 23 item 10), the rest of it under the form — not only a
+ *  toast. The first field in error takes the focus. */
+async function submit(form, fn) {
+  for (const old of form.querySelectorAll(".field-error, .form-error")) old.remove();
+  for (const input of form.querySelectorAll("[aria-invalid]")) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+  try {
+    return await fn();
+  } catch (error) {
+    if (!(error instanceof ApiError)) { toast(explain(error), "error"); return undefined; }
+    let first = null;
+    const rest = [];
+    for (const [name, messages] of Object.entries(error.details || {})) {
+      const input = Array.isArray(messages) && form.querySelector(`[name="${name}"]`);
+      if (!input) { if (Array.isArray(messages)) rest.push(...messages); continue; }
+      const id = `${form.id}-${name}-error`;
+      input.after(h("span", { class: "field-error", id, "data-field": name },
+                    messages.join(" ")));
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", id);
+      first = first || input;
+    }
+    if (!first || rest.length) {
+      form.append(h("p", { class: "form-error", role: "alert" },
+                    first ? rest.join(" ") : explain(error)));
+    }
+    if (first) first.focus();
+    return undefined;
+  }
+}
+
 function signedIn(answer, onDone, welcome = false) {
   session.me = answer.username;
   renderWho();
@@ -53,8 +87,8 @@ export function authForms(onDone) {
   loginForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(loginForm);
-    const answer = await attempt(() => api.session.login(data.get("username"),
-                                                         data.get("password")));
+    const answer = await submit(loginForm, () => api.session.login(data.get("username"),
+                                                                   data.get("password")));
     if (answer) signedIn(answer, onDone);
   });
   const registerForm = h("form", { class: "card", id: "register-form",
@@ -72,7 +106,7 @@ export function authForms(onDone) {
     const data = new FormData(registerForm);
     const body = { username: data.get("username"), password: data.get("password") };
     if (data.get("email")) body.email = data.get("email");
-    const made = await attempt(() => api.post("accounts/register/", body));
+    const made = await submit(registerForm, () => api.post("accounts/register/", body));
     if (!made) return;
     const answer = await attempt(() => api.session.login(body.username, body.password));
     if (answer) signedIn(answer, onDone, true);

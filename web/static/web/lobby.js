@@ -55,12 +55,14 @@ async function createForm(onCreated) {
     // GET computer/ lists the levels per rule set: only those that play the chosen one.
     const chosen = levelSelect.value;
     const levels = levelsFor(offer.computer, rulesNow());
+    // The level's name and sentence come from the API in English; the catalogue has
+    // them (djangojs.po, kept by hand: tests/web/test_rule_set_texts.py; issue 23 item 10).
     levelSelect.replaceChildren(...levels.map((l) => h("option", { value: l.level,
-                                                                    title: l.text },
-                                                         cap(l.level))));
+                                                                    title: _(l.text) },
+                                                         _(cap(l.level)))));
     if (levels.some((l) => l.level === chosen)) levelSelect.value = chosen;
     const picked = levels.find((l) => l.level === levelSelect.value);
-    levelText.textContent = picked ? picked.text : _("No level plays these rules yet.");
+    levelText.textContent = picked ? _(picked.text) : _("No level plays these rules yet.");
   };
   const sync = () => {
     const mode = modeSelect.value;

@@ -205,6 +205,7 @@ class MatchView {
     if (drawn === null || !data.state || data.state.version > drawn) this.aheadReads = 0;
     this.match = data;
     const s = data.state;
+    this.noticeAnswer(s);
     if (!s || s.version !== this.draftVersion) {
       this.draft = [];
       this.draftVersion = s ? s.version : null;
@@ -214,6 +215,42 @@ class MatchView {
       this.refetch(0);   // the turn passed: fetch the board from the other side
     }
     this.render();
+  }
+
+  /** Issue 23 item 10: our offer answered, however the news came — its event, or a
+   *  state read that shows it settled (an answer in milliseconds can reach the page in a
+   *  read before its event, or with it in one batch): said once. */
+  noticeAnswer(s) {
+    const waiting = this.ourOffer;
+    if (!waiting || !s || s.offer) return;
+    this.ourOffer = null;
+    if (s.game === waiting.game && s.phase === "roll" && s.turn === waiting.side
+        && Number(s.stake) < waiting.stake) {
+      // Not answered yet (the state from before the offer): keep waiting.
+      this.ourOffer = waiting;
+      return;
+    }
+    const accepted = s.phase !== "roll-off" && s.game === waiting.game
+      && Number(s.stake) === waiting.stake;
+    const them = otherSide(waiting.side);
+    this.sayAnswer(accepted ? "accept" : "refuse", them, waiting.stake);
+  }
+
+  /** The notice (and, for an accept, a toast) that the other side answered our offer. */
+  sayAnswer(kind, by, stake) {
+    const { notice } = this.el;
+    const computer = this.match && this.bots.get(this.match[by]);
+    const text = kind === "accept"
+      ? f(computer ? _("The computer accepts your raise: the stake is now %(stake)s.")
+                   : _("%(side)s accepts your raise: the stake is now %(stake)s."),
+          { side: side(by), stake })
+      : f(computer ? _("The computer refuses your raise to %(stake)s: you win the game.")
+                   : _("%(side)s refuses your raise to %(stake)s: you win the game."),
+          { side: side(by), stake });
+    notice.textContent = text;
+    notice.hidden = false;
+    notice.dataset.answer = kind;
+    if (kind === "accept") toast(text);   // a refusal's toast is the game's result
   }
 
   // Issue 23 item 4: a failed read means the board may be stale: "reconnecting…" until
@@ -355,18 +392,10 @@ class MatchView {
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && this.mySides().includes(otherSide(d.side)) && !hotseat) {
         // The other side (a player, or the computer) answered our offer.
-        const computer = m && this.bots.get(m[d.side]);
-        const text = e.type === "accept"
-          ? f(computer ? _("The computer accepts your raise: the stake is now %(stake)s.")
-                       : _("%(side)s accepts your raise: the stake is now %(stake)s."),
-              { side: side(d.side), stake: d.stake })
-          : f(computer ? _("The computer refuses your raise to %(stake)s: you win the game.")
-                       : _("%(side)s refuses your raise to %(stake)s: you win the game."),
-              { side: side(d.side), stake: d.offered ?? d.stake });
-        notice.textContent = text;
-        notice.hidden = false;
-        notice.dataset.answer = e.type;
-        if (e.type === "accept") toast(text);   // a refusal's toast is the game's result
+        if (this.ourOffer) {
+          this.ourOffer = null;
+          this.sayAnswer(e.type, d.side, e.type === "accept" ? d.stake : d.offered ?? d.stake);
+        }
       } else if (e.type === "roll" && !mine) {
         // A new turn of theirs: a hit toast of an earlier turn is not about this one.
         clearHitToast();
@@ -379,14 +408,20 @@ class MatchView {
 
   // --- acting ---------------------------------------------------------------------
 
-  async act(path, body = {}) {
+  /** A write; its answer drawn. `guard: false` sends no expected_version: for a roll-off
+   *  die, which both sides roll at once (R7) — the other side's die (the computer's, a
+   *  few milliseconds after the match starts or a tie) changes nothing ours depends on,
+   *  and the server's own guards (wrong_phase, not_your_turn) still hold (issue 23
+   *  item 10: no 409 in the normal flow). */
+  async act(path, body = {}, { guard = true } = {}) {
     if (this.busy) return undefined;
     this.busy = true;
     this.el.notice.hidden = true;
     try {
       const s = this.match && this.match.state;
+      const version = s && guard ? { expected_version: s.version } : {};
       const answer = await api.post(`matches/${this.id}/${path}/${this.perspectiveQuery()}`,
-                                    { ...body, ...(s ? { expected_version: s.version } : {}) });
+                                    { ...body, ...version });
       this.accept(answer);
       this.loadLog();
       return answer;
@@ -404,6 +439,17 @@ class MatchView {
     }
   }
 
+  /** Offer a raise. Its answer is said by noticeAnswer or the answer's event, whichever
+   *  comes first — the offer is noted before it is sent, since the computer's answer can
+   *  arrive before the offer's own (issue 23 item 10). */
+  async offerRaise() {
+    const s = this.match && this.match.state;
+    this.ourOffer = s ? { game: s.game, side: s.turn, stake: Number(nextStake(this.match)) }
+      : null;
+    const answer = await this.act("offer");
+    if (!answer) this.ourOffer = null;
+  }
+
   // Issue 26 (docs/fairness.md): with the roll that draws a game's first die the page
   // adds a fresh random seed of the roller's own to the game's committed dice.
   ownSeed() {
@@ -419,7 +465,9 @@ class MatchView {
   }
 
   async roll() {
-    const answer = await this.act("roll", this.ownSeed());
+    const s = this.match && this.match.state;
+    const answer = await this.act("roll", this.ownSeed(),
+                                  { guard: !(s && s.phase === "roll-off") });
     if (!answer || !answer.roll) return;
     const r = answer.roll;
     if (r.kind === "roll-off") {
@@ -710,7 +758,7 @@ class MatchView {
       actions.append(button(f(m.stakes === "cube" ? _("Offer a double (to %(stake)s)")
                                                   : _("Offer a raise (to %(stake)s)"),
                               { stake: nextStake(m) }),
-                            () => this.act("offer"), { id: "offer" }));
+                            () => this.offerRaise(), { id: "offer" }));
     }
     if (acting && s.phase === "move" && this.tree()) {
       // Issue 23 item 2: the drafted turn is the player's until Done.
