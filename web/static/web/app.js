@@ -8,6 +8,7 @@
 //   match.js       a match around the board                    #/match/<id>
 //     match-log.js, match-texts.js   its log and its texts (pure functions)
 //   ratings.js     quick pairing and the ratings panel (lobby), rating changes (match)
+//   profile.js     a player's review averages, ratings, finished matches  #/players/<name>
 //
 // ROUTES — to add a screen, import its `open…` function and add one line to the table:
 // `[pattern, (groups) => openScreen(...groups)]`. The first pattern that matches the
@@ -20,9 +21,11 @@
 import { renderWho } from "./account.js";
 import { openLobby } from "./lobby.js";
 import { openMatch } from "./match.js";
+import { openProfile } from "./profile.js";
 
 const ROUTES = [
   [/^#\/match\/(\d+)/, (id) => openMatch(Number(id))],
+  [/^#\/players\/([^/]+)/, (name) => openProfile(decodeURIComponent(name))],
   [/.*/, () => openLobby()],
 ];
 
