@@ -103,8 +103,8 @@ export function openProfile(username) {
       h("section", { class: "card", id: "profile-review", "aria-labelledby": "rv-h" },
         h("h2", { id: "rv-h" }, _("Review averages")),
         h("p", { class: "hint" }, ngettext(
-          "Averages over the last analysed game of each rule set (lower error rate and rating are better).",  // eslint-disable-line max-len
-          "Averages over the last %(count)s analysed games of each rule set (lower error rate and rating are better).",  // eslint-disable-line max-len
+          "Averages over the last analysed game of each rule set (lower error rate and rating are better).",
+          "Averages over the last %(count)s analysed games of each rule set (lower error rate and rating are better).",
           LAST)),
         review ? reviewTable(review) : h("p", { class: "empty" }, _("No analysed games yet."))),
       ratingsSection(ratings),
