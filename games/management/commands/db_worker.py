@@ -13,6 +13,14 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
 - sweeps for dead workers' jobs every ``WORKER_LEASE_SECONDS``, so a second worker
   resumes the turns of one that was killed;
 - gives its lease up when it stops cleanly.
+
+Issue 24: game reviews (``games.tasks.analyse``) run on their own queue, ``analysis``;
+``db_worker --queue-name analysis`` serves it, at the lower CPU priority
+``ANALYSIS_WORKER_NICE`` (``os.nice``), so the computer's turns on ``default`` never wait
+behind a review nor share the CPU with it equally. A review's job may run
+``ANALYSIS_TASK_SECONDS`` before its lease lapses; a review left RUNNING by a dead worker
+is queued again (:func:`games.tasks.reclaim`), and one queued without a job is queued
+when a worker starts (:func:`games.tasks.resume_analyses`).
 """
 
 from __future__ import annotations
@@ -38,12 +46,14 @@ class LeasedWorker(base.Worker):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._job_started: float | None = None
+        self._job_limit = float(settings.WORKER_TASK_SECONDS)
         self._stopped = threading.Event()
 
     def run(self) -> None:
         tasks.renew_lease(self.worker_id)
         tasks.reclaim(own=self.worker_id)
         tasks.resume()
+        tasks.resume_analyses()
         beat = threading.Thread(target=self._beat, name=f"lease-{self.worker_id}",
                                 daemon=True)
         beat.start()
@@ -55,6 +65,9 @@ class LeasedWorker(base.Worker):
             tasks.end_lease(self.worker_id)
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
+        self._job_limit = float(settings.ANALYSIS_TASK_SECONDS
+                                if db_task_result.task_path == tasks.ANALYSE
+                                else settings.WORKER_TASK_SECONDS)
         self._job_started = time.monotonic()
         try:
             super().run_task(db_task_result)
@@ -63,13 +76,12 @@ class LeasedWorker(base.Worker):
 
     def _beat(self) -> None:
         heartbeat = float(settings.WORKER_HEARTBEAT_SECONDS)
-        limit = float(settings.WORKER_TASK_SECONDS)
         swept = time.monotonic()
         try:
             while not self._stopped.wait(heartbeat):
                 try:
                     started = self._job_started
-                    if started is None or time.monotonic() - started < limit:
+                    if started is None or time.monotonic() - started < self._job_limit:
                         tasks.renew_lease(self.worker_id)
                     if time.monotonic() - swept >= tasks.lease_seconds():
                         swept = time.monotonic()
@@ -92,6 +104,8 @@ class Command(base.Command):
         if reload and batch:
             reload = False
         queue_names = queue_name.split(",")
+        if queue_names == [tasks.ANALYSIS_QUEUE] and settings.ANALYSIS_WORKER_NICE > 0:
+            os.nice(settings.ANALYSIS_WORKER_NICE)  # issue 24: reviews yield the CPU
         excluded = exclude_queues.split(",") if exclude_queues else []
         if excluded and "*" not in queue_names:
             raise base.CommandError("--exclude-queues can only be used with --queue-name=*")
