@@ -44,3 +44,14 @@ def test_gnubg_compares_every_move_with_a_choice(capsys):
     out = capsys.readouterr().out
     assert re.search(r"Spearman rank correlation of the equity loss: -?[\d.]+", out)
     assert re.search(r"gnubg's blunders \(loss >= 0.08\): \d+", out)
+
+
+def test_review_latency_prints_the_three_cases(capsys):
+    from bench.review_latency import main as latency
+
+    latency(["--rules", BACKGAMMON, "--level", "network", "--positions", "3"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{BACKGAMMON}: network's decisions on 3 positions")
+    labels = ["alone", "beside a review at nice 0", "beside a review at nice 10"]
+    assert [line.split("wall")[0].strip() for line in out[1:4]] == labels
+    assert all(re.search(r"p95 +[\d.]+", line) for line in out[1:4])
