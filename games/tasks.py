@@ -26,8 +26,9 @@ leaves behind.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db.models import Q
@@ -156,17 +157,7 @@ def reclaim(*, own: str | None = None) -> int:
     live = set(WorkerLease.objects.filter(heartbeat_at__gte=expired)
                .values_list("worker_id", flat=True)) - {own}
     reclaimed = 0
-    running = pending().filter(status=TaskResultStatus.RUNNING)
-    for job_id, worker_ids, args_kwargs in running.values_list("id", "worker_ids",
-                                                               "args_kwargs"):
-        if worker_ids and worker_ids[-1] in live:
-            continue
-        lost = worker_ids[-1] if worker_ids else None
-        if not DBTaskResult.objects.filter(pk=job_id, status=TaskResultStatus.RUNNING).update(
-                status=TaskResultStatus.FAILED, finished_at=now,
-                exception_class_path=WORKER_LOST,
-                traceback=f"Reclaimed: worker {lost} stopped renewing its lease."):
-            continue  # another worker reclaimed it first
+    for job_id, args_kwargs, lost in _take_lost(BOT_TURN, live, now):
         reclaimed += 1
         match_id = args_kwargs["args"][0]
         _log.warning("reclaimed the computer's job %s (match %s) lost with worker %s",
@@ -175,6 +166,25 @@ def reclaim(*, own: str | None = None) -> int:
     reclaimed += _lost_analyses(live, now)  # issue 24: the game reviews' jobs too
     WorkerLease.objects.filter(heartbeat_at__lt=expired).delete()  # (renewed if alive)
     return reclaimed
+
+
+def _take_lost(task_path: str, live: set[str], now: datetime
+               ) -> Iterator[tuple[Any, dict[str, Any], str | None]]:
+    """Each job of ``task_path`` left RUNNING by a worker not in ``live``, marked FAILED
+    here (``WorkerLost``): its id, arguments and lost worker. A job another worker
+    reclaims first is skipped."""
+    running = DBTaskResult.objects.filter(task_path=task_path,
+                                          status=TaskResultStatus.RUNNING)
+    for job_id, worker_ids, args_kwargs in running.values_list("id", "worker_ids",
+                                                               "args_kwargs"):
+        if worker_ids and worker_ids[-1] in live:
+            continue
+        lost = worker_ids[-1] if worker_ids else None
+        if DBTaskResult.objects.filter(pk=job_id, status=TaskResultStatus.RUNNING).update(
+                status=TaskResultStatus.FAILED, finished_at=now,
+                exception_class_path=WORKER_LOST,
+                traceback=f"Reclaimed: worker {lost} stopped renewing its lease."):
+            yield job_id, args_kwargs, lost
 
 
 __all__ = ["ANALYSE", "BOT_TURN", "analyse", "bot_turn", "committed", "end_lease", "enqueue",
@@ -202,17 +212,7 @@ def _lost_analyses(live: set[str], now: datetime) -> int:
     from games import analysis_service
 
     reclaimed = 0
-    running = DBTaskResult.objects.filter(task_path=ANALYSE, status=TaskResultStatus.RUNNING)
-    for job_id, worker_ids, args_kwargs in running.values_list("id", "worker_ids",
-                                                               "args_kwargs"):
-        if worker_ids and worker_ids[-1] in live:
-            continue
-        lost = worker_ids[-1] if worker_ids else None
-        if not DBTaskResult.objects.filter(pk=job_id, status=TaskResultStatus.RUNNING).update(
-                status=TaskResultStatus.FAILED, finished_at=now,
-                exception_class_path=WORKER_LOST,
-                traceback=f"Reclaimed: worker {lost} stopped renewing its lease."):
-            continue
+    for job_id, args_kwargs, lost in _take_lost(ANALYSE, live, now):
         reclaimed += 1
         analysis_id = args_kwargs["args"][0]
         losses = DBTaskResult.objects.filter(

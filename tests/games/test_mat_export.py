@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,8 +20,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import selectors, services
-from games.dice import planned
+from games import selectors
 from games.models import Match
 from nardy import RULESETS, Step, parse_side
 from nardy.mat import MAT_RULES, format_mat, mat_refusal
@@ -38,45 +36,7 @@ BACKGAMMON = sorted(MAT_RULES)[0]
 def _play_with_cube(user: Any, seed: int) -> Match:
     """A hotseat backgammon match with the cube: random plays, offers taken or dropped
     now and then, a resignation now and then (also in the middle of a turn)."""
-    rng = random.Random(seed)
-    queue: list[int] = []
-    with planned(queue):
-        match = services.match_create(user=user, length=5, hotseat=True, rules=BACKGAMMON,
-                                      stakes="cube")
-        for _ in range(20000):
-            match = selectors.match_get(match.pk)
-            assert match is not None
-            if match.status != "active":
-                return match
-            game = match.current_game
-            assert game is not None
-            if game.phase == "offer":
-                if rng.random() < 0.7:
-                    services.match_accept(match_id=match.pk, user=user)
-                else:
-                    services.match_refuse(match_id=match.pk, user=user)
-                continue
-            if game.phase in ("roll-off", "roll"):
-                if game.phase == "roll" and rng.random() < 0.004:
-                    services.match_resign(match_id=match.pk, user=user)
-                    continue
-                if game.phase == "roll" and rng.random() < 0.06:
-                    try:
-                        services.match_offer(match_id=match.pk, user=user)
-                        continue
-                    except Exception:  # not this side's cube, or the Crawford game
-                        pass
-                queue.extend(rng.randint(1, 6) for _ in range(2))
-                services.match_roll(match_id=match.pk, user=user)
-                continue
-            state = game.turn_state()
-            assert state is not None
-            if rng.random() < 0.003:
-                services.match_resign(match_id=match.pk, user=user)
-                continue
-            services.match_move(match_id=match.pk, user=user,
-                                steps=[rng.choice(state.legal_steps())])
-    raise AssertionError("the match did not finish")
+    return _play_randomly(user, BACKGAMMON, seed, length=5, stakes="cube", offers=0.06)
 
 
 def _expected(match: Match) -> dict[str, Any]:

@@ -36,22 +36,36 @@ def _history(match: Match) -> dict[str, Any]:
                       match.status, match.winner), "games": games, "turns": turns}
 
 
-def _play_randomly(user: Any, rules: str, seed: int) -> Match:
+def _play_randomly(user: Any, rules: str, seed: int, *, length: int = 3,
+                   stakes: str = "none", offers: float = 0.0) -> Match:
+    """A random whole hotseat match; with ``offers`` > 0 (and a cube), a raise offered
+    before that share of rolls, taken 7 times in 10, else refused."""
     rng = random.Random(seed)
     queue: list[int] = []
     with planned(queue):
-        match = services.match_create(user=user, length=3, hotseat=True, rules=rules)
-        for _ in range(6000):
+        match = services.match_create(user=user, length=length, hotseat=True, rules=rules,
+                                      stakes=stakes)
+        for _ in range(20000 if offers else 6000):
             match = selectors.match_get(match.pk)
             assert match is not None
             if match.status != "active":
                 return match
             game = match.current_game
             assert game is not None
+            if game.phase == "offer":
+                answer = services.match_accept if rng.random() < 0.7 else services.match_refuse
+                answer(match_id=match.pk, user=user)
+                continue
             if game.phase in ("roll-off", "roll"):
                 if game.phase == "roll" and rng.random() < 0.003:
                     services.match_resign(match_id=match.pk, user=user)
                     continue
+                if offers and game.phase == "roll" and rng.random() < offers:
+                    try:
+                        services.match_offer(match_id=match.pk, user=user)
+                        continue
+                    except Exception:  # not this side's cube, or the Crawford game
+                        pass
                 queue.extend(rng.randint(1, 6) for _ in range(2))
                 services.match_roll(match_id=match.pk, user=user)
                 continue
