@@ -25,14 +25,21 @@ RULES = tuple(RULESETS)
 
 
 def heuristic_game(rules: str, seed: int) -> list[TurnInput]:
+    return level_game(rules, seed, ("heuristic", "heuristic"))
+
+
+def level_game(rules: str, seed: int, levels: tuple[str, str]) -> list[TurnInput]:
+    """A seeded game of ``levels[0]`` (White) against ``levels[1]`` (Black), White first,
+    the dice from ``seed``: its turns as the review reads them."""
     rs = ruleset(rules)
     rng = random.Random(seed)
-    choose = picker(rules, "heuristic")
+    choosers = [picker(rules, level, random.Random(seed * 2 + i))
+                for i, level in enumerate(levels)]
     position, side, first, turns = rs.initial(), 0, [True, True], []
     while rs.outcome(position) is None and len(turns) < 1000:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         plays = rs.legal_plays(position, side, dice, first[side])
-        play = plays[choose(plays, side)]
+        play = plays[choosers[side](plays, side)]
         turns.append(TurnInput(position, side, dice, first[side], play.steps))
         first[side] = False
         position, side = play.position, 1 - side

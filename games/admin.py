@@ -433,9 +433,18 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
         ("Dice (docs/fairness.md)", {
             "classes": ("collapse",),
             "fields": ("dice_fairness", "white_seed", "black_seed", "dice_drawn")}),
+        ("Game review", {"fields": ("analysis_summary",)}),
     )
     readonly_fields = ("match_link", "rules", "result_text", "dice_left", "neighbours",
-                       "dice_fairness")
+                       "dice_fairness", "analysis_summary")
+
+    @admin.display(description="analyses")
+    def analysis_summary(self, game: Game) -> str:
+        """Issue 24 item 6: each analysis of the match and, when done, this game's
+        figures per side."""
+        from games.analysis_admin import game_summary
+
+        return game_summary(game)
 
     @admin.display(description="commitment and seed")
     def dice_fairness(self, game: Game) -> str:

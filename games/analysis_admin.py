@@ -1,11 +1,11 @@
-"""The game review's summary on the admin's match page (issue 24)."""
+"""The game review's summary on the admin's match and game pages (issue 24)."""
 
 from __future__ import annotations
 
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from games.models import Analysis, Match
+from games.models import Analysis, Game, Match
 
 
 def side_totals(results: list[dict]) -> list[dict[str, float]]:
@@ -25,19 +25,45 @@ def side_totals(results: list[dict]) -> list[dict[str, float]]:
     return totals
 
 
+def _sides_text(totals: list[dict[str, float]]) -> str:
+    return "".join(f"; {name}: rating {t['rating']:.1f}, {int(t['blunder'])} blunders, "
+                   f"{int(t['mistake'])} mistakes, {int(t['inaccuracy'])} inaccuracies, "
+                   f"luck {t['luck']:+.2f}"
+                   for name, t in zip(("White", "Black"), totals, strict=True))
+
+
+def _state_text(a: Analysis) -> str:
+    text = f"{a.depth}-ply: {a.state} ({a.turns_done}/{a.turns_total} turns)"
+    if a.state == Analysis.State.FAILED:
+        text += f" — {a.error}"
+    return text
+
+
 def summary(match: Match) -> SafeString | str:
     analyses = list(Analysis.objects.filter(match=match).order_by("depth"))
     if not analyses:
         return "none"
     rows = []
     for a in analyses:
-        text = f"{a.depth}-ply: {a.state} ({a.turns_done}/{a.turns_total} turns)"
-        if a.state == Analysis.State.FAILED:
-            text += f" — {a.error}"
+        text = _state_text(a)
         if a.state == Analysis.State.DONE and a.results:
-            for name, t in zip(("White", "Black"), side_totals(a.results), strict=True):
-                text += (f"; {name}: rating {t['rating']:.1f}, {int(t['blunder'])} blunders, "
-                         f"{int(t['mistake'])} mistakes, {int(t['inaccuracy'])} "
-                         f"inaccuracies, luck {t['luck']:+.2f}")
+            text += _sides_text(side_totals(a.results))
+        rows.append((text,))
+    return format_html_join("", "<div>{}</div>", rows)
+
+
+def game_summary(game: Game) -> SafeString | str:
+    """The game page's summary: each analysis of its match, and when done this game's
+    figures per side (rating, marks, luck) and its luck-adjusted result."""
+    analyses = list(Analysis.objects.filter(match_id=game.match_id).order_by("depth"))
+    if not analyses:
+        return "none"
+    rows = []
+    for a in analyses:
+        text = _state_text(a)
+        mine = [g for g in a.results or () if g.get("game") == game.number]
+        if a.state == Analysis.State.DONE and mine:
+            text += _sides_text(side_totals(mine))
+            text += f"; luck-adjusted result {mine[0].get('luck_adjusted', 0):+.2f}"
         rows.append((text,))
     return format_html_join("", "<div>{}</div>", rows)

@@ -6,7 +6,12 @@
   task is queued after the commit.
 - :func:`run_analysis`: the task's work. Every game's record is replayed first
   (:func:`games.analysis_review.game_inputs`); a record that does not replay makes the
-  analysis ``failed`` with the reason, never half done.
+  analysis ``failed`` with the reason, never half done. Its progress is logged on the
+  match's log as ``analysis`` events (:func:`games.services.match_log_analysis`): when it
+  starts, every :data:`PROGRESS_EVERY` turns, and when it is done or failed; the match's
+  stream carries them to its readers.
+- :func:`requeue_lost`: an analysis whose job died with its worker is queued again
+  (:func:`games.tasks.reclaim`), or failed for good after :data:`MAX_LOST` such losses.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from computer.review import DEPTHS, ReviewError, review_game
-from games import shapes
+from games import services, shapes
 from games.analysis_review import game_inputs
 from games.models import Analysis, Match, is_over
 from nard_site.domain import DomainError
@@ -32,7 +37,10 @@ DEFAULT_DEPTH = 2
 """2 plies: within issue 24's speed target (docs/benchmarks.md, "Game review")."""
 
 PROGRESS_EVERY = 10
-"""Turns between two progress writes."""
+"""Turns between two progress writes (and ``analysis`` events)."""
+
+MAX_LOST = 2
+"""An analysis whose worker died this many times is failed, not queued again."""
 
 _OPEN = (Analysis.State.QUEUED, Analysis.State.RUNNING)
 
@@ -108,19 +116,23 @@ def run_analysis(analysis_id: int) -> str:
     if analysis is None or analysis.state not in _OPEN:
         return "gone"
     analysis.state = Analysis.State.RUNNING
-    analysis.save(update_fields=["state"])
+    analysis.turns_done = 0
+    analysis.save(update_fields=["state", "turns_done"])
     match = analysis.match
     try:
         inputs = [(game, *game_inputs(game)) for game in match.games.order_by("number")]
         total = sum(len(turns) for _, turns, _, _ in inputs)
         analysis.turns_total = total
+        _announce(analysis)
         done = 0
         results = []
         mars = match.stakes != "dave"
         for game, turns, decisions, result in inputs:
             def progress(n: int, _total: int, base: int = done) -> None:
                 if n % PROGRESS_EVERY == 0:
+                    analysis.turns_done = base + n
                     Analysis.objects.filter(pk=analysis_id).update(turns_done=base + n)
+                    _announce(analysis)
             review = review_game(match.rules, turns, analysis.depth,
                                  stake_decisions=decisions, result=result, mars=mars,
                                  progress=progress)
@@ -138,6 +150,37 @@ def run_analysis(analysis_id: int) -> str:
     return "done"
 
 
+def _announce(analysis: Analysis) -> None:
+    """The ``analysis`` event of the analysis as it is now; a failure to log it is logged
+    and does not stop the analysis (GET matches/{id}/analysis/ has the same figures)."""
+    try:
+        services.match_log_analysis(match_id=analysis.match_id, depth=analysis.depth,
+                                    state=analysis.state, turns_done=analysis.turns_done,
+                                    turns_total=analysis.turns_total)
+    except Exception:
+        _log.exception("analysis %s: its progress event was not logged", analysis.pk)
+
+
+def requeue_lost(analysis_id: int, *, losses: int) -> str:
+    """The job running ``analysis_id`` died with its worker (the ``losses``-th time):
+    queue it again (``queued``), or fail it after :data:`MAX_LOST` losses (``failed``);
+    ``gone`` if it is no longer queued or running."""
+    with transaction.atomic():
+        analysis = (Analysis.objects.select_for_update().select_related("match")
+                    .filter(pk=analysis_id, state__in=_OPEN).first())
+        if analysis is None:
+            return "gone"
+        if losses >= MAX_LOST:
+            _finish(analysis, Analysis.State.FAILED,
+                    error=f"The worker running it stopped {losses} times.")
+            return "failed"
+        analysis.state = Analysis.State.QUEUED
+        analysis.turns_done = 0
+        analysis.save(update_fields=["state", "turns_done"])
+        transaction.on_commit(lambda: _enqueue(analysis_id))
+    return "queued"
+
+
 def _finish(analysis: Analysis, state: str, *, error: str = "",
             results: list[dict[str, Any]] | None = None) -> None:
     analysis.state = state
@@ -146,3 +189,4 @@ def _finish(analysis: Analysis, state: str, *, error: str = "",
     analysis.finished_at = timezone.now()
     analysis.save(update_fields=["state", "error", "results", "finished_at", "turns_done",
                                  "turns_total"])
+    _announce(analysis)

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis_service, selectors, shapes
+from accounts.models import User
+from games import analysis_selectors, analysis_service, selectors, shapes
 from games.exceptions import NotFound
 from nard_site.api.shapes import schema_serializer
 from nard_site.domain import DomainError
 
 MatchAnalysisSerializer = schema_serializer(shapes.MatchAnalysis)
+PlayerReviewSerializer = schema_serializer(shapes.PlayerReview)
 
 _REQUEST = inline_serializer("AnalysisRequest", {
     "depth": serializers.IntegerField(required=False, help_text="Plies: 0, 1 or 2 (default 2)."),
@@ -54,3 +56,30 @@ class MatchAnalysisView(APIView):
         if analysis is None:
             raise NotFound("The match has no analysis at that depth.")
         return Response(analysis_service.analysis_json(analysis))
+
+
+class PlayerReviewView(APIView):
+    """Anyone may read a player's game-review averages per rule set (issue 24 item 3)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[OpenApiParameter(
+        "last", int, required=False,
+        description=f"N: the newest N analysed games of each rule set count (1 to "
+                    f"{analysis_selectors.MAX_LAST}, default {analysis_selectors.DEFAULT_LAST})."
+    )], responses=PlayerReviewSerializer)
+    def get(self, request: Request, username: str) -> Response:
+        text = request.query_params.get("last")
+        last = analysis_selectors.DEFAULT_LAST
+        if text is not None:
+            if not text.isdigit() or not 1 <= int(text) <= analysis_selectors.MAX_LAST:
+                raise DomainError(f"last must be a whole number from 1 to "
+                                  f"{analysis_selectors.MAX_LAST}.", code="validation_error",
+                                  details={"last": ["out of range"]})
+            last = int(text)
+        if len(username) > 150 or "\x00" in username:  # no such user could exist
+            raise NotFound("No such player.")
+        user = User.objects.named(username).filter(is_active=True).first()
+        if user is None:
+            raise NotFound("No such player.")
+        return Response(analysis_selectors.player_review(user, last))

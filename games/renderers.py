@@ -23,3 +23,9 @@ class PlainTextRenderer(renderers.BaseRenderer):
         if response is not None:
             response["Content-Type"] = "application/json"
         return renderers.JSONRenderer().render(data)
+
+
+class MatRenderer(PlainTextRenderer):
+    """``?format=mat``: the match as GNU Backgammon's ``.mat`` text (:mod:`nardy.mat`)."""
+
+    format = "mat"

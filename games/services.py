@@ -671,6 +671,15 @@ def match_warn_clock(*, match_id: int) -> Match | None:
         return change.commit(quiet=True)
 
 
+def match_log_analysis(*, match_id: int, **data: Any) -> None:
+    """Issue 24: log an ``analysis`` event (a game review's state and progress) on the
+    match's log, so its stream tells the readers; quiet: the version stays."""
+    with transaction.atomic():
+        change = _lock(match_id)
+        change.log("analysis", **data)
+        change.commit(quiet=True)
+
+
 @dataclass(frozen=True)
 class Swept:
     settled: tuple[int, ...]

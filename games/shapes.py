@@ -488,3 +488,32 @@ class MatchAnalysis(TypedDict):
     games: Annotated[list[dict[str, Any]] | None,
                      Doc("When done: per game, its review (docs/computer.md, \"Game "
                          "review\"); else null.")]
+
+
+class ReviewMarks(TypedDict):
+    inaccuracy: int
+    mistake: int
+    blunder: int
+
+
+class ReviewAverage(TypedDict):
+    """A player's figures over their last analysed games of one rule set."""
+
+    games: Annotated[int, Doc("Analysed games counted (at most `last`).")]
+    decisions: Annotated[int, Doc("Their non-forced decisions in those games.")]
+    error_rate: Annotated[float, Doc("Equity lost per decision, pooled over the games.")]
+    rating: Annotated[float, Doc("500 × error_rate (lower is better).")]
+    marks: Annotated[ReviewMarks, Doc("Counts of each mark over the games.")]
+    marks_per_game: Annotated[dict[str, float], Doc("The same per game.")]
+    luck: Annotated[float, Doc("Mean luck per game (equity; positive: lucky).")]
+    last_match: Annotated[int, Doc("The newest match counted.")]
+
+
+class PlayerReview(TypedDict):
+    """Issue 24 item 3: a player's game-review averages per rule set."""
+
+    username: str
+    last: Annotated[int, Doc("N: the newest N analysed games of each rule set count.")]
+    by_rules: Annotated[dict[str, ReviewAverage], Doc(
+        "Per rule set with an analysed game; a match counts with its deepest done "
+        "analysis; hotseat matches do not count.")]

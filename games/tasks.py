@@ -26,8 +26,9 @@ leaves behind.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db.models import Q
@@ -48,6 +49,8 @@ _log = logging.getLogger(__name__)
 
 BOT_TURN = "games.tasks.bot_turn"
 """The job's ``task_path`` in the queue's table."""
+WORKER_LOST = "games.tasks.WorkerLost"
+"""The ``exception_class_path`` of a job reclaimed from a dead worker."""
 
 BELL = "tasks"
 """The doorbell (:mod:`nard_site.doorbell`) the worker sleeps on: rung when a job's row is
@@ -168,33 +171,87 @@ def reclaim(*, own: str | None = None) -> int:
     live = set(WorkerLease.objects.filter(heartbeat_at__gte=expired)
                .values_list("worker_id", flat=True)) - {own}
     reclaimed = 0
-    running = pending().filter(status=TaskResultStatus.RUNNING)
-    for job_id, worker_ids, args_kwargs in running.values_list("id", "worker_ids",
-                                                               "args_kwargs"):
-        if worker_ids and worker_ids[-1] in live:
-            continue
-        lost = worker_ids[-1] if worker_ids else None
-        if not DBTaskResult.objects.filter(pk=job_id, status=TaskResultStatus.RUNNING).update(
-                status=TaskResultStatus.FAILED, finished_at=now,
-                exception_class_path="games.tasks.WorkerLost",
-                traceback=f"Reclaimed: worker {lost} stopped renewing its lease."):
-            continue  # another worker reclaimed it first
+    for job_id, args_kwargs, lost in _take_lost(BOT_TURN, live, now):
         reclaimed += 1
         match_id = args_kwargs["args"][0]
         _log.warning("reclaimed the computer's job %s (match %s) lost with worker %s",
                      job_id, match_id, lost)
         requeue(match_id)
+    reclaimed += _lost_analyses(live, now)  # issue 24: the game reviews' jobs too
     WorkerLease.objects.filter(heartbeat_at__lt=expired).delete()  # (renewed if alive)
     return reclaimed
 
 
-__all__ = ["BELL", "BOT_TURN", "bot_turn", "committed", "end_lease", "enqueue", "pending",
-           "priority_for", "reclaim", "renew_lease", "requeue", "resume", "ring_the_worker"]
+def _take_lost(task_path: str, live: set[str], now: datetime
+               ) -> Iterator[tuple[Any, dict[str, Any], str | None]]:
+    """Each job of ``task_path`` left RUNNING by a worker not in ``live``, marked FAILED
+    here (``WorkerLost``): its id, arguments and lost worker. A job another worker
+    reclaims first is skipped."""
+    running = DBTaskResult.objects.filter(task_path=task_path,
+                                          status=TaskResultStatus.RUNNING)
+    for job_id, worker_ids, args_kwargs in running.values_list("id", "worker_ids",
+                                                               "args_kwargs"):
+        if worker_ids and worker_ids[-1] in live:
+            continue
+        lost = worker_ids[-1] if worker_ids else None
+        if DBTaskResult.objects.filter(pk=job_id, status=TaskResultStatus.RUNNING).update(
+                status=TaskResultStatus.FAILED, finished_at=now,
+                exception_class_path=WORKER_LOST,
+                traceback=f"Reclaimed: worker {lost} stopped renewing its lease."):
+            yield job_id, args_kwargs, lost
 
 
-@task()
+__all__ = ["ANALYSE", "BELL", "BOT_TURN", "analyse", "bot_turn", "committed", "end_lease",
+           "enqueue", "pending", "priority_for", "reclaim", "renew_lease", "requeue", "resume",
+           "resume_analyses", "ring_the_worker"]
+
+
+ANALYSE = "games.tasks.analyse"
+ANALYSIS_QUEUE = "analysis"
+
+
+@task(queue_name=ANALYSIS_QUEUE)
 def analyse(analysis_id: int) -> str:
-    """A game review (issue 24): :func:`games.analysis_service.run_analysis`."""
+    """A game review (issue 24): :func:`games.analysis_service.run_analysis`, on a queue
+    of its own (settings ``TASKS``): its worker never holds up a computer's turn."""
     from games import analysis_service
 
     return analysis_service.run_analysis(analysis_id)
+
+
+def _lost_analyses(live: set[str], now: datetime) -> int:
+    """Reclaim each review job left RUNNING by a worker without a live lease: marked
+    FAILED, its analysis queued again (or failed after its ``MAX_LOST``-th loss,
+    :func:`games.analysis_service.requeue_lost`)."""
+    from games import analysis_service
+
+    reclaimed = 0
+    for job_id, args_kwargs, lost in _take_lost(ANALYSE, live, now):
+        reclaimed += 1
+        analysis_id = args_kwargs["args"][0]
+        losses = DBTaskResult.objects.filter(
+            task_path=ANALYSE, status=TaskResultStatus.FAILED,
+            exception_class_path=WORKER_LOST, args_kwargs__args__0=analysis_id).count()
+        outcome = analysis_service.requeue_lost(analysis_id, losses=losses)
+        _log.warning("reclaimed the review job %s (analysis %s) lost with worker %s: %s",
+                     job_id, analysis_id, lost, outcome)
+    return reclaimed
+
+
+def resume_analyses() -> int:
+    """Queue again every analysis queued or running without a pending job (its enqueue
+    lost with a process killed just after the commit). Answers how many."""
+    from games.models import Analysis
+
+    if not isinstance(analyse.get_backend(), DatabaseBackend):
+        return 0
+    jobs = DBTaskResult.objects.filter(
+        task_path=ANALYSE, status__in=(TaskResultStatus.READY, TaskResultStatus.RUNNING))
+    pending_ids = {args["args"][0] for args in jobs.values_list("args_kwargs", flat=True)}
+    queued = 0
+    for analysis_id in (Analysis.objects.filter(state__in=(Analysis.State.QUEUED,
+                                                           Analysis.State.RUNNING))
+                        .exclude(pk__in=pending_ids).values_list("pk", flat=True)):
+        analyse.enqueue(analysis_id)
+        queued += 1
+    return queued

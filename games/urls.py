@@ -11,6 +11,8 @@ urlpatterns = [
     # Beside accounts/users/{name}/ (accounts.urls): the dice are the games' business.
     path("accounts/users/<str:username>/dice/", views.PlayerDiceView.as_view(),
          name="user-dice"),
+    path("accounts/users/<str:username>/review/", analysis_views.PlayerReviewView.as_view(),
+         name="user-review"),
     path("computer/", computer_views.ComputerLevelsView.as_view(), name="computer-levels"),
     path("rules/", rules_views.RuleSetsView.as_view(), name="rule-sets"),
     path("rules/<str:name>/", rules_views.RuleSetView.as_view(), name="rule-set"),

@@ -21,7 +21,7 @@ from games import analysis, analysis_service, clocks, importing, presence, selec
 from games.exceptions import NotFound
 from games.models import Match
 from games.permissions import CanImportMatches
-from games.renderers import PlainTextRenderer
+from games.renderers import MatRenderer, PlainTextRenderer
 from games.serializers import (
     DiceStatsSerializer,
     GamePositionSerializer,
@@ -46,7 +46,9 @@ from games.serializers import (
 )
 from games.transitions import step_json
 from nard_site.api.idempotency import idempotent
+from nard_site.domain import DomainError
 from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
+from nardy.mat import format_mat, mat_refusal
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
@@ -324,16 +326,26 @@ class MatchViewSet(viewsets.GenericViewSet):
 
     @extend_schema(
         parameters=[OpenApiParameter(
-            "format", str, enum=["txt", "json"],
+            "format", str, enum=["txt", "json", "mat"],
             description="`txt` (the default): the plain-text record; `json`: the same as JSON. "
-                        "An `Accept: application/json` header also selects JSON.")],
+                        "An `Accept: application/json` header also selects JSON. `mat` "
+                        "(backgammon, stakes none or cube): the `.mat` text GNU Backgammon "
+                        "and eXtreme Gammon import; another match answers 400 `no_mat_form`.")],
         responses={(200, "text/plain"): OpenApiTypes.STR,
                    (200, "application/json"): MatchRecordSerializer})
     @action(detail=True, methods=["get"], pagination_class=None,
-            renderer_classes=[PlainTextRenderer, JSONRenderer])
+            renderer_classes=[PlainTextRenderer, JSONRenderer, MatRenderer])
     def export(self, request: Request, pk: str) -> Response:
-        """The whole match as a plain-text record (docs/notation.md), or JSON."""
+        """The whole match as a plain-text record (docs/notation.md), JSON, or gnubg's
+        ``.mat`` text (backgammon)."""
         match = self._match()
+        if request.accepted_renderer.format == "mat":
+            refusal = mat_refusal(match.rules, match.stakes)
+            if refusal:
+                raise DomainError(refusal[0].upper() + refusal[1:] + ".", code="no_mat_form",
+                                  details={"format": [refusal]})
+            return Response(format_mat(selectors.match_record(match)), headers={
+                "Content-Disposition": f'attachment; filename="match-{match.pk}.mat"'})
         if request.accepted_renderer.format == "json":
             record = selectors.match_record(match)
             analysis = analysis_service.exported(match)  # issue 24: the game review

@@ -361,7 +361,14 @@ _TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
 _task_backend = os.environ.get("TASKS_BACKEND") or "database"
 if _task_backend not in _TASK_BACKENDS:
     raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}.")
-TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend], "QUEUES": ["default"]}}
+# Issue 24: game reviews have a queue of their own ("analysis"), served by their own
+# worker (`db_worker --queue-name analysis`, niced by ANALYSIS_WORKER_NICE), so a review
+# never waits in front of the computer's turns; its job may run ANALYSIS_TASK_SECONDS
+# before its worker stops renewing its lease.
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend],
+                     "QUEUES": ["default", "analysis"]}}
+ANALYSIS_TASK_SECONDS = env_float("ANALYSIS_TASK_SECONDS", 3600)
+ANALYSIS_WORKER_NICE = int(os.environ.get("ANALYSIS_WORKER_NICE", "10"))
 # The worker's lease (games/management/commands/db_worker.py, issue 22 item 15): renewed
 # every WORKER_HEARTBEAT_SECONDS; a computer job left RUNNING by a worker whose lease is
 # older than WORKER_LEASE_SECONDS is reclaimed; a job running longer than

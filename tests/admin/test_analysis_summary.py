@@ -21,3 +21,21 @@ def test_the_match_page_shows_each_sides_rating(staff_client, make_user, monkeyp
     text = staff_client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
     assert "0-ply: done" in text
     assert "White: rating" in text and "Black: rating" in text
+
+
+def test_the_game_page_shows_that_games_figures(staff_client, make_user, monkeypatch):
+    user = make_user()
+    match = _play_randomly(user, "backgammon", 1)
+    game = match.games.order_by("number").first()
+    page = staff_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "Game review" in page and "none" in page
+    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    analysis.refresh_from_db()
+    mine = next(g for g in analysis.results if g["game"] == game.number)
+    text = staff_client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "0-ply: done" in text
+    assert f"White: rating {mine['sides'][0]['rating']:.1f}" in text
+    assert f"Black: rating {mine['sides'][1]['rating']:.1f}" in text
+    assert "luck-adjusted result" in text

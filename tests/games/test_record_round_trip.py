@@ -36,17 +36,19 @@ def _history(match: Match) -> dict[str, Any]:
                       match.status, match.winner), "games": games, "turns": turns}
 
 
-def _play_randomly(user: Any, rules: str, seed: int, length: int = 3,
-                   stakes: str = "none", offer_at: int | None = None) -> Match:
-    """A whole hotseat match of random legal steps and resignations; with ``stakes`` and
-    ``offer_at``, each game's stake is raised (and accepted) before its turn
-    ``offer_at``."""
+def _play_randomly(user: Any, rules: str, seed: int, *, length: int = 3,
+                   stakes: str = "none", offer_at: int | None = None,
+                   offers: float = 0.0) -> Match:
+    """A random whole hotseat match of legal steps and resignations. With a cube (or
+    dave) in ``stakes``: ``offer_at``, each game's stake raised before its turn
+    ``offer_at`` and accepted; ``offers`` > 0, a raise offered before that share of rolls,
+    taken 7 times in 10, else refused."""
     rng = random.Random(seed)
     queue: list[int] = []
     with planned(queue):
         match = services.match_create(user=user, length=length, hotseat=True, rules=rules,
                                       stakes=stakes)
-        for _ in range(6000):
+        for _ in range(20000 if offers else 6000):
             match = selectors.match_get(match.pk)
             assert match is not None
             if match.status != "active":
@@ -54,7 +56,12 @@ def _play_randomly(user: Any, rules: str, seed: int, length: int = 3,
             game = match.current_game
             assert game is not None
             if game.phase == "offer":
-                services.match_accept(match_id=match.pk, user=user)
+                if offers:
+                    answer = (services.match_accept if rng.random() < 0.7
+                              else services.match_refuse)
+                    answer(match_id=match.pk, user=user)
+                else:
+                    services.match_accept(match_id=match.pk, user=user)
                 continue
             if (offer_at is not None and game.phase == "roll" and game.stake == 1
                     and game.turns + 1 == offer_at):
@@ -64,6 +71,12 @@ def _play_randomly(user: Any, rules: str, seed: int, length: int = 3,
                 if game.phase == "roll" and rng.random() < 0.003:
                     services.match_resign(match_id=match.pk, user=user)
                     continue
+                if offers and game.phase == "roll" and rng.random() < offers:
+                    try:
+                        services.match_offer(match_id=match.pk, user=user)
+                        continue
+                    except Exception:  # not this side's cube, or the Crawford game
+                        pass
                 queue.extend(rng.randint(1, 6) for _ in range(2))
                 services.match_roll(match_id=match.pk, user=user)
                 continue

@@ -18,6 +18,14 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
   committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
   taken at once, not at the next poll. ``--interval`` stays as the fallback poll (a ring
   lost, a bell that could not be made).
+
+Issue 24: game reviews (``games.tasks.analyse``) run on their own queue, ``analysis``;
+``db_worker --queue-name analysis`` serves it, at the lower CPU priority
+``ANALYSIS_WORKER_NICE`` (``os.nice``), so the computer's turns on ``default`` never wait
+behind a review nor share the CPU with it equally. A review's job may run
+``ANALYSIS_TASK_SECONDS`` before its lease lapses; a review left RUNNING by a dead worker
+is queued again (:func:`games.tasks.reclaim`), and one queued without a job is queued
+when a worker starts (:func:`games.tasks.resume_analyses`).
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ class LeasedWorker(base.Worker):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._job_started: float | None = None
+        self._job_limit = float(settings.WORKER_TASK_SECONDS)
         self._stopped = threading.Event()
         self.bell: doorbell.Bell | None = None
         self.waiting = threading.Event()
@@ -62,6 +71,7 @@ class LeasedWorker(base.Worker):
         tasks.renew_lease(self.worker_id)
         tasks.reclaim(own=self.worker_id)
         tasks.resume()
+        tasks.resume_analyses()
         beat = threading.Thread(target=self._beat, name=f"lease-{self.worker_id}",
                                 daemon=True)
         beat.start()
@@ -135,6 +145,9 @@ class LeasedWorker(base.Worker):
         doorbell.send(tasks.BELL)
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
+        self._job_limit = float(settings.ANALYSIS_TASK_SECONDS
+                                if db_task_result.task_path == tasks.ANALYSE
+                                else settings.WORKER_TASK_SECONDS)
         self._job_started = time.monotonic()
         try:
             super().run_task(db_task_result)
@@ -143,13 +156,12 @@ class LeasedWorker(base.Worker):
 
     def _beat(self) -> None:
         heartbeat = float(settings.WORKER_HEARTBEAT_SECONDS)
-        limit = float(settings.WORKER_TASK_SECONDS)
         swept = time.monotonic()
         try:
             while not self._stopped.wait(heartbeat):
                 try:
                     started = self._job_started
-                    if started is None or time.monotonic() - started < limit:
+                    if started is None or time.monotonic() - started < self._job_limit:
                         tasks.renew_lease(self.worker_id)
                     if time.monotonic() - swept >= tasks.lease_seconds():
                         swept = time.monotonic()
@@ -172,6 +184,8 @@ class Command(base.Command):
         if reload and batch:
             reload = False
         queue_names = queue_name.split(",")
+        if queue_names == [tasks.ANALYSIS_QUEUE] and settings.ANALYSIS_WORKER_NICE > 0:
+            os.nice(settings.ANALYSIS_WORKER_NICE)  # issue 24: reviews yield the CPU
         excluded = exclude_queues.split(",") if exclude_queues else []
         if excluded and "*" not in queue_names:
             raise base.CommandError("--exclude-queues can only be used with --queue-name=*")

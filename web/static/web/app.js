@@ -10,6 +10,7 @@
 //   ratings.js     quick pairing and the ratings panel (lobby), rating changes (match)
 //   replay.js      a finished game stepped, with its review     #/matches/<id>/replay/<n>
 //   watch.js       the live games to watch                      #/watch
+//   profile.js     a player's review averages, ratings, finished matches  #/players/<name>
 //
 // ROUTES — to add a screen, import its `open…` function and add one line to the table,
 // before the lobby's: `[pattern, (...groups) => openScreen(...)]`, for example
@@ -27,11 +28,13 @@ import { openLobby } from "./lobby.js";
 import { openMatch } from "./match.js";
 import { openReplay } from "./replay.js";   // issue 23 item 11, issue 24 item 5
 import { openWatch } from "./watch.js";     // issue 23 item 12
+import { openProfile } from "./profile.js"; // issue 24 item 3
 
 const ROUTES = [
   [/^#\/match\/(\d+)/, (id) => openMatch(Number(id))],
   [/^#\/matches\/(\d+)\/replay\/(\d+)/, (id, n) => openReplay(Number(id), Number(n))],
   [/^#\/watch/, () => openWatch()],
+  [/^#\/players\/([^/]+)/, (name) => openProfile(decodeURIComponent(name))],
   [/.*/, () => openLobby()],
 ];
 

@@ -198,6 +198,9 @@ export function openLobby() {
   const row = (m, ...buttons) => h("li", { class: "match-row", "data-match": m.id,
                                           "data-status": m.status },
     h("a", { href: `#/match/${m.id}` }, matchTitle(m)),
+    h("span", { class: "row-players" }, [...new Set([m.white, m.black])]   // issue 24: profiles
+      .filter((name) => name && !isComputer(name)).map((name) => h("a", {
+        href: `#/players/${encodeURIComponent(name)}`, class: "player-link" }, name))),
     h("span", { class: `status ${m.status}` }, m.status === "active"
       ? `${m.score.white}–${m.score.black}` : m.status === "finished"
         ? wonText(m)

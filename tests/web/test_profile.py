@@ -1,0 +1,77 @@
+"""Issue 24 item 3: a player's profile page (``#/players/<name>``, profile.js): the game
+review's averages per rule set, the ratings, the finished matches with a link to each
+game's replay; reached from the lobby's player names. Playwright on Debian's chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games.models import Analysis
+from tests.admin.conftest import resigned_match, short_match
+from tests.web.conftest import PASSWORD, shot
+from tests.web.test_browser import login
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _side(decisions: int, loss: float, luck: float, blunders: int = 0) -> dict[str, Any]:
+    return {"decisions": decisions, "loss": loss, "error_rate": loss / decisions,
+            "rating": 500 * loss / decisions, "luck": luck,
+            "marks": {"inaccuracy": 1, "mistake": 0, "blunder": blunders}}
+
+
+def test_the_profile_shows_review_averages_and_links_each_game_replay(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    alice, bob = make_user("alice", password=PASSWORD), make_user("bob")
+    reviewed = short_match(alice, bob)
+    resigned_match(bob, alice, mars=True)
+    Analysis.objects.create(match=reviewed, depth=1, state=Analysis.State.DONE, results=[
+        {"game": 1, "sides": [_side(10, 0.4, 0.25, blunders=2), _side(10, 0.1, -0.25)],
+         "turns": []}])
+    page = open_page()
+    login(page, "alice")
+    link = page.locator(f'#my-matches .match-row[data-match="{reviewed.pk}"] '
+                        'a.player-link', has_text="bob")
+    link.click()
+    expect(page.locator("#profile-name")).to_have_text("bob")
+    assert page.evaluate("location.hash") == "#/players/bob"
+    row = page.locator(f'#profile-review tr[data-rules="{reviewed.rules}"]')
+    expect(row.locator("td.rating")).to_have_text("5.0")   # 500 × 0.1 / 10 (bob is Black)
+    expect(row).to_contain_text("0.0100")
+    expect(row).to_contain_text("-0.250")
+    history = page.locator("#profile-history .match-row")
+    expect(history).to_have_count(2)
+    replay = page.locator(f'#profile-history .match-row[data-match="{reviewed.pk}"] '
+                          'a.replay-link')
+    expect(replay).to_have_attribute("href", f"#/matches/{reviewed.pk}/replay/1")
+    expect(page.locator("#profile-ratings")).to_be_visible()
+    shot(page, "profile")
+    # alice's own profile: her side of the same game, White's
+    page.goto(page.url.split("#")[0] + "#/players/alice")
+    expect(page.locator("#profile-name")).to_have_text("alice")
+    expect(page.locator(f'#profile-review tr[data-rules="{reviewed.rules}"] td.rating')
+           ).to_have_text("20.0")
+
+
+def test_an_unknown_player_is_said_so(open_page: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page()
+    page.goto(page.url.split("#")[0] + "#/players/nobody-at-all")
+    expect(page.locator(".profile")).to_contain_text("No such player.")
+
+
+def test_the_profile_is_in_russian(open_page: Callable[..., Any],
+                                   make_user: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    make_user("carol")
+    page = open_page()
+    page.goto(page.url.split("#")[0] + "?lang=ru#/players/carol")
+    expect(page.locator("#profile-review h2")).to_have_text("Средние по разбору партий")
+    expect(page.locator("#profile-history")).to_contain_text("Сыгранных матчей пока нет.")
