@@ -55,6 +55,7 @@ from .board import (
     untouched,
 )
 from .network import N_OUTPUTS, Net, encoding, equity, flip, outcome_vector
+from .race import is_race, load_race_net
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
@@ -137,7 +138,7 @@ class Evaluator:
     of legal positions and of their 0-ply estimates."""
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
-                 exact_race: bool = True) -> None:
+                 exact_race: bool = True, race: bool | Net = True) -> None:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
@@ -151,6 +152,15 @@ class Evaluator:
         self.exact_race = exact_race and self.profile.bears_off
         """Bear-off races (:func:`computer.bearoff.in_domain`) are valued by the exact
         database instead of the network (rule sets that bear off)."""
+        self.race_net = (race if isinstance(race, Net)
+                         else load_race_net(rules) if race and self.profile.bears_off
+                         else None)
+        """Races outside the bear-off domain (:func:`computer.race.is_race`) are valued
+        by this network (``race=True``: the committed ``<rules>-race.npz`` if there is
+        one; ``False``: none, the contact network everywhere; or a network)."""
+        if self.race_net is not None and self.race_net.n_inputs != self.encoding.n_inputs:
+            raise ValueError(f"a race network of {self.race_net.n_inputs} inputs cannot "
+                             f"read {rules}'s {self.encoding.name}")
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
         self._values: dict[Query, FloatArray] = {}
 
@@ -206,12 +216,19 @@ class Evaluator:
         return probs, sizes
 
     def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
-        """The network's estimates of ``b``'s rows (the bear-off database's exact values
-        for its races, :attr:`exact_race`) and the rows where the game may be over (the
+        """The network's estimates of ``b``'s rows (the race network's for its races,
+        :attr:`race_net`; the bear-off database's exact values in its domain,
+        :attr:`exact_race`) and the rows where the game may be over (the
         side that moved has borne off 15, or has all 15 home in ``nard``)."""
-        probs = self.net.forward(self.encoding.encode(b))
+        x = self.encoding.encode(b)
+        probs = self.net.forward(x)
+        domain = bearoff.in_domain(b) if self.exact_race else np.zeros(len(b), dtype=bool)
+        if self.race_net is not None:
+            running = np.flatnonzero(is_race(b, self.profile) & ~domain)
+            if len(running):
+                probs[running] = self.race_net.forward(x[running])
         if self.exact_race:
-            race = np.flatnonzero(bearoff.in_domain(b))
+            race = np.flatnonzero(domain)
             if len(race):
                 probs[race] = bearoff.exact_outputs(Boards(
                     b.mine[race], b.theirs[race], b.bar[race], b.off[race]))
