@@ -62,8 +62,10 @@ def _level(name: str) -> tuple[str, bool]:
     return name, True
 
 
-def _uses_race(name: str) -> bool:
-    return not (name.endswith(NO_RACE) and name.removesuffix(NO_RACE) in LEARNED)
+def _uses_race(name: str) -> bool | None:
+    """False for a ``-norace`` level; else None (the Evaluator's default: the committed
+    race network with the committed network)."""
+    return False if name.endswith(NO_RACE) and name.removesuffix(NO_RACE) in LEARNED else None
 
 
 class ArenaError(ValueError):
@@ -104,7 +106,7 @@ class LevelPlayer:
     """One of :data:`computer.LEVELS`; ``net``: the learned levels' network."""
 
     def __init__(self, rules: str, level: str, net: Net | None = None,
-                 exact_race: bool = True, race: bool = True) -> None:
+                 exact_race: bool = True, race: bool | None = None) -> None:
         self.rules, self.level, self.net, self.exact_race = rules, level, net, exact_race
         self.race = race
         self._pick = picker(rules, level, random.Random(0), net, exact_race, race)

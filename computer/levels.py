@@ -74,12 +74,13 @@ Picker = Callable[[Sequence[Play], Side], int]
 
 def picker(rules: str, level: str, rng: random.Random | None = None,
            net: Net | None = None, exact_race: bool = True,
-           race: bool | Net = True) -> Picker:
+           race: bool | Net | None = None) -> Picker:
     """The play chooser of ``level`` in ``rules``; ``net`` overrides the committed
     weights (training and tests); ``exact_race=False``: the learned levels value
     bear-off races by the network, not the database (:mod:`computer.bearoff`; for
-    measuring what it adds); ``race``: the race network (:mod:`computer.race`; ``True``
-    the committed one if any, ``False`` none: the contact network in races too).
+    measuring what it adds); ``race``: the race network (:mod:`computer.race`; ``None``
+    the committed one with the committed network, ``False`` none: the contact network
+    in races too; :class:`~computer.search.Evaluator`).
     Raises ``UnknownLevelError``."""
     if level not in LEVELS:
         raise UnknownLevelError(f"no level {level!r}; known: {', '.join(LEVELS)}")

@@ -129,6 +129,16 @@ def group_top(values: FloatArray, sizes: IntArray, keep: int) -> tuple[IntArray,
     return kept, np.minimum(sizes, keep)
 
 
+def _is_committed(rules: str, net: Net) -> bool:
+    """Whether ``net`` is the committed network of ``rules`` (``levels.load_net``'s)."""
+    from .levels import UnknownLevelError, load_net
+
+    try:
+        return net is load_net(rules)
+    except UnknownLevelError:
+        return False
+
+
 Query = tuple[BoardPosition, Side, tuple[int, int], bool]
 """A legal-positions query: position, side to move, dice, first turn."""
 
@@ -138,7 +148,7 @@ class Evaluator:
     of legal positions and of their 0-ply estimates."""
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
-                 exact_race: bool = True, race: bool | Net = True) -> None:
+                 exact_race: bool = True, race: bool | Net | None = None) -> None:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
@@ -152,12 +162,16 @@ class Evaluator:
         self.exact_race = exact_race and self.profile.bears_off
         """Bear-off races (:func:`computer.bearoff.in_domain`) are valued by the exact
         database instead of the network (rule sets that bear off)."""
+        if race is None:  # the committed race network goes with the committed network
+            race = self.profile.bears_off and _is_committed(rules, net)
         self.race_net = (race if isinstance(race, Net)
                          else load_race_net(rules) if race and self.profile.bears_off
                          else None)
         """Races outside the bear-off domain (:func:`computer.race.is_race`) are valued
-        by this network (``race=True``: the committed ``<rules>-race.npz`` if there is
-        one; ``False``: none, the contact network everywhere; or a network)."""
+        by this network: ``race=None`` (the default) the committed ``<rules>-race.npz``
+        when ``net`` is the committed network and there is one; ``True`` the committed
+        one with any ``net``; ``False`` none (the contact network everywhere, as before
+        there were race networks); or a given network."""
         if self.race_net is not None and self.race_net.n_inputs != self.encoding.n_inputs:
             raise ValueError(f"a race network of {self.race_net.n_inputs} inputs cannot "
                              f"read {rules}'s {self.encoding.name}")

@@ -12,7 +12,7 @@ from computer.arena import make_player
 from computer.board import Boards, boards, profile
 from computer.levels import load_net
 from computer.network import Net, WeightsMismatchError
-from computer.race import is_race, load_race_net
+from computer.race import is_race, load_race_net, race_weights_path
 from computer.search import Evaluator
 from computer.train_race import race_game, train
 from nardy import RULESETS
@@ -21,6 +21,7 @@ from tests.computer.util import sample_positions
 BEARING_OFF = [name for name in RULESETS if profile(name).bears_off]
 MIRRORED = next(n for n in BEARING_OFF if profile(n).numbering == "mirrored")
 ROTATED = next(n for n in BEARING_OFF if profile(n).numbering == "rotated")
+WITH_RACE_NET = [n for n in BEARING_OFF if race_weights_path(n).exists()]
 
 
 def board(mine: dict[int, int], theirs: dict[int, int], bar=(0, 0)) -> Boards:
@@ -113,7 +114,19 @@ def test_race_training_is_reproducible_and_trains_race_positions_only():
     assert len(x) == turns and target.shape == (len(x), 5)
 
 
+@pytest.mark.parametrize("rules", WITH_RACE_NET)
+def test_the_committed_race_net_goes_with_the_committed_network_only(rules):
+    net = load_net(rules)
+    assert Evaluator(rules, net).race_net is load_race_net(rules) is not None
+    copy = Net(net.w1, net.b1, net.w2, net.b2, net.meta)
+    assert Evaluator(rules, copy).race_net is None
+    assert Evaluator(rules, copy, race=True).race_net is load_race_net(rules)
+    assert Evaluator(rules, net, race=False).race_net is None
+    assert Evaluator("nard", load_net("nard")).race_net is None
+
+
 def test_the_arena_plays_a_level_without_the_race_net():
     assert make_player(MIRRORED, "expert-norace").race is False
-    assert make_player(MIRRORED, "expert").race is True
+    assert make_player(MIRRORED, "expert").race is None  # the committed pair
+    assert WITH_RACE_NET  # the committed race networks (computer/weights/*-race.npz)
     assert make_player(MIRRORED, "expert-norace").level == "expert"
