@@ -30,59 +30,45 @@ import numpy as np
 from nardy import DEFAULT_RULES
 
 from . import bearoff
-from .board import boards, profile, ruleset
+from .board import Boards, profile
 from .levels import load_net, picker
-from .match import MAX_TURNS, first_dice, play_game
-from .network import N_OUTPUTS, FloatArray, Inputs, Net, encoding, equity, outcome_vector
+from .match import play_game
+from .network import N_OUTPUTS, FloatArray, Inputs, Net, encoding
 from .race import is_race, race_weights_path
-from .train import _targets
+from .train import _targets, greedy_game
 
 
 def race_game(rules: str, contact: Net, race: Net, rng: random.Random, lam: float,
               ) -> tuple[Inputs, FloatArray, int]:
     """One self-play game: the inputs of the race positions moved to (outside the
     bear-off domain), their λ-return targets, and the number of race turns."""
-    rs = ruleset(rules)
     prof = profile(rules)
-    enc = encoding(rules)
-    side = rng.randrange(2)
-    position = rs.initial()
-    first = [True, True]
     inputs: list[Inputs] = []
     values: list[FloatArray] = []
-    played_opening = rs.opening == "roll_off_played"
-    for turn in range(1, MAX_TURNS + 1):
-        dice = first_dice(rng, played_opening) if turn == 1 else (rng.randint(1, 6),
-                                                                   rng.randint(1, 6))
-        results = rs.legal_positions(position, side, dice, first[side])
-        first[side] = False
-        b = boards(rules, results, side)
-        x = enc.encode(b)
+
+    def evaluate(b: Boards, x: Inputs) -> FloatArray:
         probs = contact.forward(x)
         domain = bearoff.in_domain(b)
-        racing = is_race(b, prof) & ~domain
-        if racing.any():
+        racing = np.flatnonzero(is_race(b, prof) & ~domain)
+        if len(racing):
             probs[racing] = race.forward(x[racing])
-        if domain.any():
-            rows = np.flatnonzero(domain)
-            probs[rows] = bearoff.exact_outputs(type(b)(b.mine[rows], b.theirs[rows],
-                                                        b.bar[rows], b.off[rows]))
-        for i in np.flatnonzero(b.off[:, 0] == 15):
-            outcome = rs.outcome(results[int(i)])
-            if outcome is not None:
-                probs[i] = outcome_vector(outcome.points)
-        best = int(np.argmax(equity(probs)))
-        position = results[best]
-        done = rs.outcome(position) is not None or bool(domain[best])
-        if done:
+        rows = np.flatnonzero(domain)
+        if len(rows):
+            probs[rows] = bearoff.exact_outputs(Boards(b.mine[rows], b.theirs[rows],
+                                                       b.bar[rows], b.off[rows]))
+        return probs
+
+    for b, x, probs, best, outcome in greedy_game(rules, rng, evaluate):
+        one = Boards(b.mine[best:best + 1], b.theirs[best:best + 1], b.bar[best:best + 1],
+                     b.off[best:best + 1])
+        if outcome is not None or bearoff.in_domain(one)[0]:
             if not inputs:
-                return np.empty((0, enc.n_inputs), np.float32), np.empty((0, N_OUTPUTS)), 0
+                break
             return (*_targets(inputs, values, probs[best], lam), len(inputs))
-        if racing[best]:
+        if is_race(one, prof)[0]:
             inputs.append(x[best])
             values.append(probs[best])
-        side = 1 - side
-    return np.empty((0, enc.n_inputs), np.float32), np.empty((0, N_OUTPUTS)), 0
+    return np.empty((0, encoding(rules).n_inputs), np.float32), np.empty((0, N_OUTPUTS)), 0
 
 
 def score(rules: str, race: Net, games: int, seed: int) -> float:
