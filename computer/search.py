@@ -4,7 +4,8 @@ Plies are counted as gnubg counts them. A candidate play's resulting position is
 valued by:
 
 - **0-ply**: the network on that position (exact when the game is over; in a two-sided
-  bear-off race, the exact database's value, :mod:`computer.bearoff`);
+  bear-off race, the exact database's value, :mod:`computer.bearoff`; in another race,
+  the race network, :mod:`computer.race`);
 - **1-ply**: the average over the opponent's 21 rolls (a double 1/36, others 2/36)
   of the position after the opponent's best reply, the reply chosen by 0-ply;
 - **2-ply**: the same average, but each of the opponent's replies valued at 1-ply
