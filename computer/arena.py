@@ -44,7 +44,12 @@ GNUBG = "gnubg"
 NO_DB = "-nodb"
 """A learned level's name with this suffix (``network-nodb``) is that level valuing
 bear-off races by its network instead of the exact database (:mod:`computer.bearoff`)."""
-PLAYERS = (*LEVELS, *(f"{level}{NO_DB}" for level in LEVELS if level in LEARNED), GNUBG)
+NO_RACE = "-norace"
+"""A learned level's name with this suffix (``expert-norace``) is that level valuing
+races by its contact network, without the race network (:mod:`computer.race`): the
+evaluation as it was before there was one."""
+PLAYERS = (*LEVELS, *(f"{level}{suffix}" for level in LEVELS if level in LEARNED
+                      for suffix in (NO_DB, NO_RACE)), GNUBG)
 """Every name the arena takes for ``A`` and ``B``."""
 
 
@@ -52,7 +57,15 @@ def _level(name: str) -> tuple[str, bool]:
     """A player's level and whether it uses the bear-off database (:data:`NO_DB`)."""
     if name.endswith(NO_DB) and name.removesuffix(NO_DB) in LEARNED:
         return name.removesuffix(NO_DB), False
+    if name.endswith(NO_RACE) and name.removesuffix(NO_RACE) in LEARNED:
+        return name.removesuffix(NO_RACE), True
     return name, True
+
+
+def _uses_race(name: str) -> bool | None:
+    """False for a ``-norace`` level; else None (the Evaluator's default: the committed
+    race network with the committed network)."""
+    return False if name.endswith(NO_RACE) and name.removesuffix(NO_RACE) in LEARNED else None
 
 
 class ArenaError(ValueError):
@@ -93,12 +106,14 @@ class LevelPlayer:
     """One of :data:`computer.LEVELS`; ``net``: the learned levels' network."""
 
     def __init__(self, rules: str, level: str, net: Net | None = None,
-                 exact_race: bool = True) -> None:
+                 exact_race: bool = True, race: bool | None = None) -> None:
         self.rules, self.level, self.net, self.exact_race = rules, level, net, exact_race
-        self._pick = picker(rules, level, random.Random(0), net, exact_race)
+        self.race = race
+        self._pick = picker(rules, level, random.Random(0), net, exact_race, race)
 
     def new_game(self, rng: random.Random) -> None:
-        self._pick = picker(self.rules, self.level, rng, self.net, self.exact_race)
+        self._pick = picker(self.rules, self.level, rng, self.net, self.exact_race,
+                            self.race)
 
     def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                first_turn: bool, plays: Sequence[Play]) -> int:
@@ -137,10 +152,11 @@ def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
     check_player(rules, name, weights)
     if name == GNUBG:
         return GnubgPlayer()
+    race = _uses_race(name)
     name, exact_race = _level(name)
     try:
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
-        return LevelPlayer(rules, name, net, exact_race)
+        return LevelPlayer(rules, name, net, exact_race, race)
     except (UnknownLevelError, WeightsMismatchError) as error:
         raise ArenaError(str(error)) from None
 

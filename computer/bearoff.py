@@ -56,6 +56,19 @@ its rolls to the first checker off), not to maximise its win chance given the
 opponent's distribution — bench/bearoff_agreement.py measures how often that changes a
 choice.
 
+**The two-sided table.** Where both sides have at most :data:`TWO_SIDED` checkers left
+(924 homes a side, 853,776 pairs) the win chance is not combined from the one-sided
+distributions but read from an exact two-sided table (:func:`two_sided`): expectimax
+over the dice in increasing total pip count, each side's every roll played to the
+result of highest win chance against the other's actual home (as gnubg's two-sided
+database). No mars/gammon is possible there (the loser has borne some off). So in that
+part of the domain the database's choice is the exact best play; above it the
+one-sided formula above stands. Stored as ``uint32`` fixed point (units of
+1/(2**32 - 1): the rounding, below 1.2e-10, cannot reorder plays whose exact values
+differ by more than the bench's 1e-9) in ``computer/weights/bearoff_two.npz``, 3.2 MB,
+*not committed*: the build command writes it (3 s CPU), and a process that finds it
+missing builds it at first use.
+
 **Storage.** ``computer/weights/bearoff.npz``: both distributions as ``uint16``
 fixed-point (units of 1/65535; rounding loses at most 1/131070 per entry), compressed;
 the file's size and its build time are in docs/computer.md.
@@ -87,6 +100,12 @@ probability reaches 1/131070)."""
 SOLVE_ROLLS = 48
 SCALE = 65535
 PATH = Path(__file__).resolve().parent / "weights" / "bearoff.npz"
+TWO_SIDED = 6
+"""The two-sided table's size: every pair of homes of at most this many checkers a side
+(924 homes, as gnubg's default two-sided database of 6 checkers on 6 points)."""
+TWO_SCALE = 2**32 - 1
+TWO_PATH = PATH.with_name("bearoff_two.npz")
+"""Not committed (3.2 MB): written by the build command, or at first use (3 s CPU)."""
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
@@ -222,6 +241,87 @@ def build() -> dict[str, npt.NDArray[np.uint16]]:
     return {"off": _fixed(off), "first": _fixed(first)}
 
 
+def _distinct(cand: Int32Array, dummy: int) -> Int32Array:
+    """Each row's distinct entries of ``cand`` (``dummy`` the absent one), ascending,
+    padded with ``dummy`` to the widest row."""
+    cand = np.sort(cand, axis=1)
+    cand[:, 1:][cand[:, 1:] == cand[:, :-1]] = dummy
+    cand = np.sort(cand, axis=1)
+    width = max(int((cand < dummy).sum(axis=1).max()), 1)
+    out: Int32Array = cand[:, :width]
+    return out
+
+
+def two_sided(checkers: int = TWO_SIDED) -> tuple[IntArray, FloatArray]:
+    """The exact two-sided race: the rows of :func:`positions` with at most ``checkers``
+    (``small``, row 0 the empty home) and ``value[i, j]``, the probability that the side
+    to roll with home ``small[i]`` beats the side with ``small[j]``, each roll of either
+    side played to maximise its own win chance (expectimax over the dice, in increasing
+    total pip count: every play lowers it). ``value[0, j] = 1`` (the side to roll has
+    finished: it won), ``value[i, 0] = 0`` for ``i > 0``."""
+    pos = positions()
+    small = np.flatnonzero(pos.sum(axis=1) <= checkers)
+    m = len(small)
+    local = np.full(len(pos) + 1, m, dtype=np.int64)  # m: no such play
+    local[small] = np.arange(m)
+    plays = [(_distinct(local[successors(small, dice)], m), weight)
+             for dice, weight in ROLLS]
+    pip = pos[small] @ np.arange(1, HOME + 1)
+    value = np.zeros((m + 1, m + 1))
+    value[0, :] = 1.0
+    xs, ys = (g.ravel() for g in np.meshgrid(np.arange(1, m), np.arange(1, m),
+                                              indexing="ij"))
+    total = pip[xs] + pip[ys]
+    order = np.argsort(total, kind="stable")
+    xs, ys, total = xs[order], ys[order], total[order]
+    bounds = np.flatnonzero(np.diff(total)) + 1
+    for x, y in zip(np.split(xs, bounds), np.split(ys, bounds), strict=True):
+        v = np.zeros(len(x))
+        for cand, weight in plays:
+            c = cand[x]
+            after = 1.0 - value[y[:, None], c]  # the other side to roll, from c
+            after[c == 0] = 1.0  # borne off: won
+            after[c == m] = -np.inf
+            v += weight * after.max(axis=1)
+        value[x, y] = v
+    out: FloatArray = value[:m, :m]
+    return small, out
+
+
+def write_two_sided(path: Path) -> npt.NDArray[np.uint32]:
+    _, value = two_sided()
+    table: npt.NDArray[np.uint32] = np.rint(value * TWO_SCALE).astype(np.uint32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, value=table, checkers=np.array(TWO_SIDED))
+    tmp.replace(path)
+    return table
+
+
+@cache
+def load_two_sided() -> tuple[IntArray, FloatArray]:
+    """``(local, value)``: ``local[row]`` the two-sided table's index of a row of
+    :func:`positions` (``len(value)`` for a home of more than :data:`TWO_SIDED`
+    checkers, and for the dummy row) and the table (:func:`two_sided`), read from
+    :data:`TWO_PATH`, built and written first if it is missing (kept in memory only
+    where the package cannot be written)."""
+    pos = positions()
+    small = np.flatnonzero(pos.sum(axis=1) <= TWO_SIDED)
+    value: FloatArray | None = None
+    if TWO_PATH.exists():
+        with np.load(TWO_PATH) as data:
+            if int(data["checkers"]) == TWO_SIDED:
+                value = data["value"].astype(np.float64) / TWO_SCALE
+    if value is None:
+        try:
+            value = write_two_sided(TWO_PATH).astype(np.float64) / TWO_SCALE
+        except OSError:
+            value = two_sided()[1]
+    local = np.full(len(pos) + 1, len(small), dtype=np.int64)
+    local[small] = np.arange(len(small))
+    return local, value
+
+
 def _fixed(dist: FloatArray) -> npt.NDArray[np.uint16]:
     if dist[:, -1].any() or np.rint(dist[:, MAX_ROLLS:] * SCALE).any():
         raise AssertionError("MAX_ROLLS is too small")
@@ -291,6 +391,10 @@ def race(to_roll: IntArray, other: IntArray) -> FloatArray:
     x_two = np.where(other.sum(axis=1) == CHECKERS, (px * at_least_gy).sum(axis=1), 0.0)
     above_gx = 1.0 - np.cumsum(gx, axis=1)  # P(G_X > m)
     y_two = np.where(to_roll.sum(axis=1) == CHECKERS, (py * above_gx).sum(axis=1), 0.0)
+    local, table = load_two_sided()
+    lx, ly = local[x], local[y]
+    both = (lx < len(table)) & (ly < len(table))
+    win[both] = table[lx[both], ly[both]]  # no mars/gammon: neither has 15 on the board
     out: FloatArray = np.clip(np.stack([win, x_two, y_two], axis=1), 0.0, 1.0)
     return out
 
@@ -343,6 +447,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     took = time.process_time() - started
     print(f"{len(positions())} positions; {args.out} {args.out.stat().st_size:,} bytes; "
           f"{took:.1f} s CPU")
+    started = time.process_time()
+    two = args.out.with_name(TWO_PATH.name)
+    table = write_two_sided(two)
+    took = time.process_time() - started
+    print(f"two-sided, up to {TWO_SIDED} checkers a side: {len(table)} homes, "
+          f"{table.size:,} pairs; {two} {two.stat().st_size:,} bytes; {took:.1f} s CPU")
     off = tables["off"].astype(np.float64) / SCALE
     full = int(index(np.array([0, 0, 0, 0, 0, CHECKERS]))[0])
     print(f"15 checkers on point 6: {off[full] @ np.arange(MAX_ROLLS):.4f} expected rolls")

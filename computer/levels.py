@@ -73,11 +73,15 @@ Picker = Callable[[Sequence[Play], Side], int]
 
 
 def picker(rules: str, level: str, rng: random.Random | None = None,
-           net: Net | None = None, exact_race: bool = True) -> Picker:
+           net: Net | None = None, exact_race: bool = True,
+           race: bool | Net | None = None) -> Picker:
     """The play chooser of ``level`` in ``rules``; ``net`` overrides the committed
     weights (training and tests); ``exact_race=False``: the learned levels value
     bear-off races by the network, not the database (:mod:`computer.bearoff`; for
-    measuring what it adds). Raises ``UnknownLevelError``."""
+    measuring what it adds); ``race``: the race network (:mod:`computer.race`; ``None``
+    the committed one with the committed network, ``False`` none: the contact network
+    in races too; :class:`~computer.search.Evaluator`).
+    Raises ``UnknownLevelError``."""
     if level not in LEVELS:
         raise UnknownLevelError(f"no level {level!r}; known: {', '.join(LEVELS)}")
     if level == "random":
@@ -95,7 +99,8 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
     plies = PLIES[level]
 
     def pick(plays: Sequence[Play], side: Side) -> int:
-        return Evaluator(rules, model, exact_race=exact_race).best_play(plays, side, plies)
+        return Evaluator(rules, model, exact_race=exact_race, race=race).best_play(
+            plays, side, plies)
 
     return pick
 

@@ -4,7 +4,8 @@ Plies are counted as gnubg counts them. A candidate play's resulting position is
 valued by:
 
 - **0-ply**: the network on that position (exact when the game is over; in a two-sided
-  bear-off race, the exact database's value, :mod:`computer.bearoff`);
+  bear-off race, the exact database's value, :mod:`computer.bearoff`; in another race,
+  the race network, :mod:`computer.race`);
 - **1-ply**: the average over the opponent's 21 rolls (a double 1/36, others 2/36)
   of the position after the opponent's best reply, the reply chosen by 0-ply;
 - **2-ply**: the same average, but each of the opponent's replies valued at 1-ply
@@ -55,6 +56,7 @@ from .board import (
     untouched,
 )
 from .network import N_OUTPUTS, Net, encoding, equity, flip, outcome_vector
+from .race import is_race, load_race_net
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
@@ -128,6 +130,16 @@ def group_top(values: FloatArray, sizes: IntArray, keep: int) -> tuple[IntArray,
     return kept, np.minimum(sizes, keep)
 
 
+def _is_committed(rules: str, net: Net) -> bool:
+    """Whether ``net`` is the committed network of ``rules`` (``levels.load_net``'s)."""
+    from .levels import UnknownLevelError, load_net
+
+    try:
+        return net is load_net(rules)
+    except UnknownLevelError:
+        return False
+
+
 Query = tuple[BoardPosition, Side, tuple[int, int], bool]
 """A legal-positions query: position, side to move, dice, first turn."""
 
@@ -137,7 +149,7 @@ class Evaluator:
     of legal positions and of their 0-ply estimates."""
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
-                 exact_race: bool = True) -> None:
+                 exact_race: bool = True, race: bool | Net | None = None) -> None:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
@@ -151,6 +163,19 @@ class Evaluator:
         self.exact_race = exact_race and self.profile.bears_off
         """Bear-off races (:func:`computer.bearoff.in_domain`) are valued by the exact
         database instead of the network (rule sets that bear off)."""
+        if race is None:  # the committed race network goes with the committed network
+            race = self.profile.bears_off and _is_committed(rules, net)
+        self.race_net = (race if isinstance(race, Net)
+                         else load_race_net(rules) if race and self.profile.bears_off
+                         else None)
+        """Races outside the bear-off domain (:func:`computer.race.is_race`) are valued
+        by this network: ``race=None`` (the default) the committed ``<rules>-race.npz``
+        when ``net`` is the committed network and there is one; ``True`` the committed
+        one with any ``net``; ``False`` none (the contact network everywhere, as before
+        there were race networks); or a given network."""
+        if self.race_net is not None and self.race_net.n_inputs != self.encoding.n_inputs:
+            raise ValueError(f"a race network of {self.race_net.n_inputs} inputs cannot "
+                             f"read {rules}'s {self.encoding.name}")
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
         self._values: dict[Query, FloatArray] = {}
 
@@ -206,12 +231,19 @@ class Evaluator:
         return probs, sizes
 
     def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
-        """The network's estimates of ``b``'s rows (the bear-off database's exact values
-        for its races, :attr:`exact_race`) and the rows where the game may be over (the
+        """The network's estimates of ``b``'s rows (the race network's for its races,
+        :attr:`race_net`; the bear-off database's exact values in its domain,
+        :attr:`exact_race`) and the rows where the game may be over (the
         side that moved has borne off 15, or has all 15 home in ``nard``)."""
-        probs = self.net.forward(self.encoding.encode(b))
+        x = self.encoding.encode(b)
+        probs = self.net.forward(x)
+        domain = bearoff.in_domain(b) if self.exact_race else np.zeros(len(b), dtype=bool)
+        if self.race_net is not None:
+            running = np.flatnonzero(is_race(b, self.profile) & ~domain)
+            if len(running):
+                probs[running] = self.race_net.forward(x[running])
         if self.exact_race:
-            race = np.flatnonzero(bearoff.in_domain(b))
+            race = np.flatnonzero(domain)
             if len(race):
                 probs[race] = bearoff.exact_outputs(Boards(
                     b.mine[race], b.theirs[race], b.bar[race], b.off[race]))

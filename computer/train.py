@@ -23,14 +23,14 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 
-from nardy import DEFAULT_RULES
+from nardy import DEFAULT_RULES, Outcome
 
-from .board import boards, profile, ruleset
+from .board import Boards, boards, profile, ruleset
 from .levels import WEIGHTS_DIR, picker
 from .match import MAX_TURNS, first_dice, play_game
 from .network import (
@@ -44,6 +44,46 @@ from .network import (
     outcome_vector,
 )
 
+Evaluate = Callable[[Boards, Inputs], FloatArray]
+"""The estimates of a turn's results (``Boards`` and their encoding) from the mover's side."""
+
+
+def greedy_game(rules: str, rng: random.Random, evaluate: Evaluate,
+                max_turns: int = MAX_TURNS,
+                ) -> Iterator[tuple[Boards, Inputs, FloatArray, int, Outcome | None]]:
+    """A greedy 0-ply self-play game, turn by turn: each turn's results (as boards and
+    inputs), their estimates by ``evaluate`` (a finished game's by its result), the
+    index of the one played (the best equity) and the game's outcome after it (None
+    while it goes on). The dice and the starter are drawn from ``rng``."""
+    rs = ruleset(rules)
+    prof = profile(rules)
+    enc = encoding(rules)
+    side = rng.randrange(2)
+    position = rs.initial()
+    first = [True, True]
+    played_opening = rs.opening == "roll_off_played"
+    for turn in range(1, max_turns + 1):
+        dice = first_dice(rng, played_opening) if turn == 1 else (rng.randint(1, 6),
+                                                                   rng.randint(1, 6))
+        results = rs.legal_positions(position, side, dice, first[side])
+        first[side] = False
+        b = boards(rules, results, side)
+        x = enc.encode(b)
+        probs = evaluate(b, x)
+        ended = b.off[:, 0] == 15 if prof.bears_off else (
+            (b.mine[:, 6:].sum(axis=1) == 0) & (b.bar[:, 0] == 0))
+        for i in np.flatnonzero(ended):
+            outcome = rs.outcome(results[int(i)])
+            if outcome is not None:
+                probs[i] = outcome_vector(outcome.points)
+        best = int(np.argmax(equity(probs)))
+        position = results[best]
+        outcome = rs.outcome(position)
+        yield b, x, probs, best, outcome
+        if outcome is not None:
+            return
+        side = 1 - side
+
 
 def self_play(rules: str, net: Net, rng: random.Random, lam: float,
               max_turns: int = MAX_TURNS) -> tuple[Inputs, FloatArray, int]:
@@ -54,39 +94,17 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
     abandoned, since it has no result to learn from. (An untrained network can play
     such games in the hitting games: both sides hit and re-enter forever, never bearing
     in; one seed of 16 hidden units in backgammon does.)"""
-    rs = ruleset(rules)
-    prof = profile(rules)
-    enc = encoding(rules)
-    side = rng.randrange(2)
-    position = rs.initial()
-    first = [True, True]
     inputs: list[Inputs] = []
     values: list[FloatArray] = []
-    played_opening = rs.opening == "roll_off_played"
-    for turn in range(1, max_turns + 1):
-        dice = first_dice(rng, played_opening) if turn == 1 else (rng.randint(1, 6),
-                                                                   rng.randint(1, 6))
-        results = rs.legal_positions(position, side, dice, first[side])
-        first[side] = False
-        b = boards(rules, results, side)
-        x = enc.encode(b)
-        probs = net.forward(x)
-        ended = b.off[:, 0] == 15 if prof.bears_off else (
-            (b.mine[:, 6:].sum(axis=1) == 0) & (b.bar[:, 0] == 0))
-        for i in np.flatnonzero(ended):
-            outcome = rs.outcome(results[int(i)])
-            if outcome is not None:
-                probs[i] = outcome_vector(outcome.points)
-        best = int(np.argmax(equity(probs)))
-        position = results[best]
-        outcome = rs.outcome(position)
+    turns = greedy_game(rules, rng, lambda b, x: net.forward(x), max_turns)
+    for turn, (_, x, probs, best, outcome) in enumerate(turns, 1):
         if outcome is not None:
             final = outcome_vector(outcome.points)
             return (*_targets(inputs, values, final, lam), turn)
         inputs.append(x[best])
         values.append(probs[best])
-        side = 1 - side
-    return np.empty((0, enc.n_inputs), dtype=np.float32), np.empty((0, N_OUTPUTS)), max_turns
+    return (np.empty((0, encoding(rules).n_inputs), dtype=np.float32),
+            np.empty((0, N_OUTPUTS)), max_turns)
 
 
 def _targets(inputs: list[Inputs], values: list[FloatArray], final: FloatArray,

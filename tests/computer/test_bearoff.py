@@ -223,3 +223,85 @@ def test_the_committed_database_is_what_the_build_computes():
     with np.load(bearoff.PATH) as stored:
         fresh = bearoff.build()
         assert all(np.array_equal(stored[k], fresh[k]) for k in ("off", "first"))
+
+
+# -- the two-sided table (exact win chance, both sides up to TWO_SIDED checkers) -------
+
+
+def two_value(x, y):
+    local, table = bearoff.load_two_sided()
+    return table[local[bearoff.index(np.array(x))[0]], local[bearoff.index(np.array(y))[0]]]
+
+
+def test_two_sided_values_by_hand():
+    six, one, two_on_one = [0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]
+    # One checker on point 6 against one on point 1: off at once (27 of 36) or lose.
+    assert two_value(six, one) == pytest.approx(27 / 36, abs=1e-9)
+    # Against one on point 6: off at once, or the other fails too (9/36) and then any
+    # roll bears off what is left (on points 1..3).
+    assert two_value(six, six) == pytest.approx(27 / 36 + (9 / 36) ** 2, abs=1e-9)
+    # Two checkers on point 1 against one on point 1: every roll bears both off.
+    assert two_value(two_on_one, one) == pytest.approx(1.0, abs=1e-9)
+    # One on point 1 against two on point 1: off at once.
+    assert two_value(one, two_on_one) == pytest.approx(1.0, abs=1e-9)
+    # Three on point 1 against one on point 1: only a double (6 of 36) bears all three off.
+    assert two_value([3, 0, 0, 0, 0, 0], one) == pytest.approx(6 / 36, abs=1e-9)
+    local, table = bearoff.load_two_sided()
+    assert table.shape == (924, 924) and (table[0] == 1).all() and (table[1:, 0] == 0).all()
+    assert local[bearoff.index(np.array([0, 0, 0, 0, 0, 7]))[0]] == len(table)
+
+
+@pytest.mark.parametrize("rules", BEARING_OFF)
+def test_two_sided_against_a_brute_force_through_the_engine(rules):
+    """Both sides up to 3 checkers on points 1..3: plain recursion through the engine's
+    ``legal_positions``, each side playing to maximise its win chance, gives the
+    table's values."""
+    rs = RULESETS[rules]
+
+    @cache
+    def win(x, y):  # x to roll (side 0), y waiting; both non-empty
+        position = bearoff.race_position(rules, [*x, 0, 0, 0], [*y, 0, 0, 0])
+        total = 0.0
+        for dice, weight in ROLLS:
+            results = {home_of(rules, p, 0)[:3] for p in rs.legal_positions(position, 0,
+                                                                            dice, False)}
+            total += weight * max(1.0 if sum(r) == 0 else 1.0 - win(y, r) for r in results)
+        return total
+
+    homes = [(a, b, c) for a in range(4) for b in range(4 - a) for c in range(4 - a - b)
+             if a + b + c]
+    for x in homes:
+        for y in homes:
+            assert two_value([*x, 0, 0, 0], [*y, 0, 0, 0]) == pytest.approx(win(x, y),
+                                                                           abs=1e-9)
+
+
+def test_two_sided_equals_the_bench_solver():
+    """bench/bearoff_agreement.py's expectimax (written apart) on races of up to 4 a side."""
+    from bench.bearoff_agreement import ExactRace
+
+    solver = ExactRace(4)
+    small, value = bearoff.two_sided(4)
+    assert np.array_equal(small, solver.rows)
+    assert np.abs(value[1:, 1:] - solver.value[1:-1, 1:-1]).max() < 1e-12
+    local, table = bearoff.load_two_sided()
+    at = local[small]
+    assert np.abs(table[np.ix_(at, at)][1:, 1:] - value[1:, 1:]).max() < 1e-9
+
+
+def test_race_reads_the_two_sided_table_where_both_are_small():
+    pos = bearoff.positions()
+    on = pos.sum(axis=1)
+    rng = np.random.default_rng(27)
+    small = rng.choice(np.flatnonzero((on > 0) & (on <= bearoff.TWO_SIDED)), (50, 2))
+    big = rng.choice(np.flatnonzero(on > bearoff.TWO_SIDED), 50)
+    win = bearoff.race(pos[small[:, 0]], pos[small[:, 1]])
+    assert np.allclose(win[:, 0], [two_value(pos[a], pos[b]) for a, b in small], atol=1e-9)
+    assert (win[:, 1:] == 0).all()
+    # One side above the table's size: the one-sided formula, as before.
+    off, _ = bearoff.load()
+    mixed = bearoff.race(pos[big], pos[small[:, 0]])[:, 0]
+    px, py = off[big], off[small[:, 0]]
+    at_least = np.ones_like(py)
+    at_least[:, 1:] = 1.0 - np.cumsum(py, axis=1)[:, :-1]
+    assert np.allclose(mixed, np.clip((px * at_least).sum(axis=1), 0.0, 1.0))

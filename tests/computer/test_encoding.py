@@ -162,9 +162,10 @@ def test_inputs_are_the_old_encodings_bit_for_bit(rules):
 @pytest.mark.parametrize("rules", RULES)
 def test_values_and_choices_of_the_committed_weights_are_the_old_ones(rules):
     """The 0-ply values the search computes are the committed network on the old
-    inputs, exactly, and the network level picks the old encoding's best play."""
+    inputs, exactly, and the network level picks the old encoding's best play (without
+    the race networks, which came later: tests/computer/test_race.py)."""
     net = load_net(rules)
-    pick = picker(rules, "network")
+    pick = picker(rules, "network", race=False)
     rs = ruleset(rules)
     checked = 0
     for position, side, dice, first in sample_positions(rules, 40, seed=32):
@@ -172,7 +173,7 @@ def test_values_and_choices_of_the_committed_weights_are_the_old_ones(rules):
         if len(plays) < 2:
             continue
         positions = [p.position for p in plays]
-        values = Evaluator(rules, net).static(positions, side)
+        values = Evaluator(rules, net, race=False).static(positions, side)
         old = net.forward(old_encode(old_boards(rules, positions, side), OLD_PROFILES[rules]))
         for i, p in enumerate(positions):  # finished games: their exact result, as before
             if rs.outcome(p) is not None:
