@@ -174,6 +174,10 @@ app_start() {  # N (1 or 2)
 worker_start() {  # N
   spawn "worker$1" "$PY" "$ROOT/manage.py" db_worker --no-reload --worker-id "cluster-$1"
 }
+review_worker_start() {  # game reviews on their own queue, niced (issue 24; docs/architecture.md)
+  spawn "review1" "$PY" "$ROOT/manage.py" db_worker --no-reload --queue-name analysis \
+    --worker-id "cluster-review-1"
+}
 
 nginx_up() {
   "$HERE/run-nginx.sh" "127.0.0.1:$P_NGINX" "127.0.0.1:$P_APP1,127.0.0.1:$P_APP2" \
@@ -196,12 +200,13 @@ up() {
   redis_up
   app_start 1; app_start 2
   worker_start 1; worker_start 2
+  review_worker_start
   nginx_up
   echo "up: http://127.0.0.1:$P_NGINX/ (CLUSTER_DIR=$DIR)"
 }
 
 down() {
-  for n in nginx worker1 worker2 app1 app2; do stop_group "$n"; done
+  for n in nginx worker1 worker2 review1 app1 app2; do stop_group "$n"; done
   [ -f "$DIR/redis/redis.pid" ] && { kill "$(cat "$DIR/redis/redis.pid")" 2>/dev/null || true; }
   bouncer_stop
   replica_stop
@@ -213,7 +218,7 @@ down() {
 
 status() {
   local rc=0
-  for n in nginx app1 app2 worker1 worker2; do
+  for n in nginx app1 app2 worker1 worker2 review1; do
     if alive "$n"; then echo "$n: up (pid $(cat "$DIR/run/$n.pid"))"; else echo "$n: down"; rc=1; fi
   done
   if [ -f "$DIR/bouncer/pgbouncer.pid" ] && kill -0 "$(cat "$DIR/bouncer/pgbouncer.pid")" 2>/dev/null
