@@ -262,7 +262,7 @@ def two_sided(checkers: int = TWO_SIDED) -> tuple[IntArray, FloatArray]:
     pos = positions()
     small = np.flatnonzero(pos.sum(axis=1) <= checkers)
     m = len(small)
-    local = np.full(len(pos) + 1, m, dtype=np.int64)  # m: no such play
+    local = np.full(len(pos) + 1, m, dtype=np.int32)  # m: no such play
     local[small] = np.arange(m)
     plays = [(_distinct(local[successors(small, dice)], m), weight)
              for dice, weight in ROLLS]
