@@ -127,13 +127,17 @@ def test_a_single_game_or_money_review_has_no_mwc():
                    and t["played"]["mwc"] is None for t in out["turns"])
 
 
-@pytest.mark.parametrize("rules", ["backgammon", "short_nardy"])
-def test_every_turn_of_a_match_game_loses_no_negative_mwc(rules):
+@pytest.mark.parametrize(("rules", "context"), [
+    ("backgammon", MatchContext(5, (3, 4), crawford=True)),
+    ("short_nardy", MatchContext(5, (3, 4), crawford=True)),
+    ("backgammon", MatchContext(5, (1, 3), crawford=True, after_crawford=True)),
+    ("long_nardy", MatchContext(7, (5, 2)))])
+def test_every_turn_of_a_match_game_loses_no_negative_mwc(rules, context):
     rng = random.Random(7)
     turns = [TurnInput(t.position, t.side, t.dice, t.first_turn, t.steps,
                        stake=2 if i > 10 else 1)
              for i, t in enumerate(random_game(rules, rng.randint(0, 99)))]
-    review = review_game(rules, turns, 0, match=MatchContext(5, (3, 4), crawford=True))
+    review = review_game(rules, turns, 0, match=context)
     for side in (0, 1):
         lost = [t.mwc_lost for t in review.turns if t.side == side and t.kind == "move"]
         assert all(x is not None and x >= 0.0 for x in lost)
