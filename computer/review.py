@@ -16,9 +16,20 @@ engine's values) and a depth (0, 1 or 2 plies, :class:`~computer.search.Evaluato
 **The convention.** Equity is *cubeless points per game per unit of the current stake,
 for the side to move* (:func:`~computer.network.equity`: ``2 P(win) - 1`` plus the
 mars/gammon and koks/backgammon terms; with ``mars=False`` (``dave`` stakes, S6) every
-win is one point). It is money play: the match score is not looked at. In matches the
-match-winning chance can be read through :func:`match_equity_table` (whose inputs,
-each rule set's single/double/triple win frequencies, are the caller's).
+win is one point). Equity, the marks, the rates and the ratings are money play: the
+match score is not looked at.
+
+**Match-winning chance.** In a game of a match longer than 1 point (a
+:class:`MatchContext`), each valued play also gets its **MWC**: the chance that the side
+to move wins the match, ``sum over the six outcomes (a single/double/triple win or loss)
+of P(outcome) * MET[the points each side needs after it]``, with the outcomes' chances
+from the same network estimates the equity is read from, each outcome's points times
+the game's current stake, and MET the rule set's :class:`MatchEquity` (its
+:data:`WIN_FREQUENCIES`; with ``mars=False`` every win is one point). A turn's
+``mwc_lost`` is the best MWC among the plays valued at depth minus the play made's (never
+negative); a side's is the sum over its moves. Stake decisions get no MWC. A 1-point
+match's MWC is the game's win chance, so it is left out (``None``). The marks stay on
+equity lost: MWC thresholds would need a scale per score that is not measured.
 
 **Depth.** Every legal play is valued at 0-ply; at depth 1 or 2 the best
 :data:`DEEP` by 0-ply, and the play made, are valued again at that depth, so the play
@@ -82,6 +93,21 @@ class TurnInput:
     dice: tuple[int, int]
     first_turn: bool
     steps: tuple[Step, ...]
+    stake: int = 1
+    """The game's stake during the turn (S1): a match's outcome points are times it."""
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """The match a game is played in, as the game starts: ``need`` — the points White
+    and Black still need (the length minus each one's score before the game);
+    ``crawford`` — the match has stakes, so S7's Crawford game applies;
+    ``after_crawford`` — this game is the Crawford game or a later one."""
+
+    length: int
+    need: tuple[int, int]
+    crawford: bool = False
+    after_crawford: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +131,7 @@ class PlayValue:
     steps: tuple[Step, ...]
     equity: float
     plies: int
+    mwc: float | None = None
 
 
 @dataclass
@@ -118,6 +145,8 @@ class TurnReview:
     loss: float
     mark: str | None
     luck: float
+    best_mwc: float | None = None
+    mwc_lost: float | None = None
 
 
 @dataclass
@@ -138,6 +167,7 @@ class SideSummary:
     loss: float = 0.0
     marks: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MARKS, 0))
     luck: float = 0.0
+    mwc_lost: float | None = None
 
     @property
     def error_rate(self) -> float:
@@ -157,31 +187,43 @@ class GameReview:
     sides: tuple[SideSummary, SideSummary]
     result: float
     luck_adjusted: float
+    match: MatchContext | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-able values (steps in the engine's notation)."""
 
         def play(p: PlayValue) -> dict[str, Any]:
             return {"steps": [str(s) for s in p.steps], "equity": round(p.equity, 4),
-                    "plies": p.plies}
+                    "plies": p.plies, "mwc": _round(p.mwc, 5)}
 
+        m = self.match
         return {
             "rules": self.rules, "depth": self.depth,
             "result": round(self.result, 4), "luck_adjusted": round(self.luck_adjusted, 4),
+            "match": None if m is None else {
+                "length": m.length, "need": list(m.need), "crawford": m.crawford,
+                "after_crawford": m.after_crawford},
             "sides": [{"decisions": s.decisions, "loss": round(s.loss, 4),
                        "error_rate": round(s.error_rate, 5), "rating": round(s.rating, 2),
-                       "marks": dict(s.marks), "luck": round(s.luck, 4)}
+                       "marks": dict(s.marks), "luck": round(s.luck, 4),
+                       "mwc_lost": _round(s.mwc_lost, 5)}
                       for s in self.sides],
             "turns": [{"number": t.number, "side": SIDE_NAMES[t.side], "dice": list(t.dice),
                        "kind": t.kind, "played": play(t.played),
                        "best": [play(b) for b in t.best], "loss": round(t.loss, 4),
-                       "mark": t.mark, "luck": round(t.luck, 4)} for t in self.turns],
+                       "mark": t.mark, "luck": round(t.luck, 4),
+                       "best_mwc": _round(t.best_mwc, 5), "mwc_lost": _round(t.mwc_lost, 5)}
+                      for t in self.turns],
             "stakes": [{"before_turn": s.before_turn, "question": s.question,
                         "side": SIDE_NAMES[s.side], "chose": s.chose,
                         "equities": {k: round(v, 4) for k, v in s.equities.items()},
                         "right": s.right, "loss": round(s.loss, 4), "mark": s.mark}
                        for s in self.stakes],
         }
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 class ReviewError(ValueError):
@@ -201,7 +243,7 @@ class Reviewer:
     """Reviews turns of one rule set at one depth with one network."""
 
     def __init__(self, rules: str, depth: int, net: Net | None = None,
-                 mars: bool = True) -> None:
+                 mars: bool = True, match: MatchContext | None = None) -> None:
         if depth not in DEPTHS:
             raise ValueError(f"depth must be one of {DEPTHS}, not {depth!r}")
         self.rules = rules
@@ -209,6 +251,18 @@ class Reviewer:
         self.mars = mars
         self.rs = ruleset(rules)
         self.ev = Evaluator(rules, net if net is not None else load_net(rules))
+        self.match = match if match is not None and match.length > 1 else None
+        self.met = (None if self.match is None else MatchEquity(
+            WIN_FREQUENCIES[rules] if mars else {1: 1.0}, self.match.crawford))
+
+    def _mwc(self, probs: np.ndarray, t: TurnInput) -> list[float] | None:
+        """The MWC of ``t.side`` for each row of ``probs`` (module docstring)."""
+        if self.match is None or self.met is None:
+            return None
+        need = self.match.need
+        weights = self.met.weights(need[t.side], need[1 - t.side], t.stake,
+                                   self.match.after_crawford, self.mars)
+        return [float(v) for v in np.asarray(probs, dtype=float) @ weights[1:] + weights[0]]
 
     def _deep(self, positions: Sequence[BoardPosition], me: Side) -> np.ndarray:
         if self.depth == 0:
@@ -222,11 +276,14 @@ class Reviewer:
         played_at = self._find(plays, t)
         if len(plays) == 1:
             kind: Kind = "pass" if not plays[0].steps else "forced"
-            only = float(equity(self.ev.static([plays[0].position], t.side), self.mars)[0])
+            probs = self.ev.static([plays[0].position], t.side)
+            only = float(equity(probs, self.mars)[0])
+            mwc = self._mwc(probs, t)
             luck = only - self._average(t)
             self.ev.clear()
-            value = PlayValue(plays[0].steps, only, 0)
-            return TurnReview(number, t.side, t.dice, kind, value, [value], 0.0, None, luck)
+            value = PlayValue(plays[0].steps, only, 0, None if mwc is None else mwc[0])
+            return TurnReview(number, t.side, t.dice, kind, value, [value], 0.0, None, luck,
+                              value.mwc, None if mwc is None else 0.0)
         with gc_paused():
             try:
                 positions = [p.position for p in plays]
@@ -236,17 +293,25 @@ class Reviewer:
                 deep = order[:DEEP] if self.depth else order[:TOP]
                 if played_at not in deep:
                     deep.append(played_at)
-                values = equity(self._deep([positions[i] for i in deep], t.side), self.mars)
+                probs = self._deep([positions[i] for i in deep], t.side)
+                values = equity(probs, self.mars)
             finally:
                 self.ev.clear()
+        mwcs = self._mwc(probs, t)
+        mwc_of = {} if mwcs is None else dict(zip(deep, mwcs, strict=True))
         valued = sorted(zip(deep, (float(v) for v in values), strict=True),
                         key=lambda iv: -iv[1])
         by_index = dict(valued)
-        played = PlayValue(plays[played_at].steps, by_index[played_at], self.depth)
-        best = [PlayValue(plays[i].steps, v, self.depth) for i, v in valued[:TOP]]
+        played = PlayValue(plays[played_at].steps, by_index[played_at], self.depth,
+                           mwc_of.get(played_at))
+        best = [PlayValue(plays[i].steps, v, self.depth, mwc_of.get(i))
+                for i, v in valued[:TOP]]
         loss = max(0.0, best[0].equity - played.equity)
+        best_mwc = max(mwc_of.values()) if mwc_of else None
+        mwc_lost = (None if best_mwc is None or played.mwc is None
+                    else max(0.0, best_mwc - played.mwc))
         return TurnReview(number, t.side, t.dice, "move", played, best, loss,
-                          mark_for(self.rules, loss), luck)
+                          mark_for(self.rules, loss), luck, best_mwc, mwc_lost)
 
     def _find(self, plays: Sequence[Any], t: TurnInput) -> int:
         for i, p in enumerate(plays):
@@ -302,13 +367,15 @@ class Reviewer:
 def review_game(rules: str, turns: Sequence[TurnInput], depth: int, *,
                 stake_decisions: Sequence[StakeInput] = (), result: float = 0.0,
                 mars: bool = True, net: Net | None = None,
-                progress: Any = None) -> GameReview:
+                progress: Any = None, match: MatchContext | None = None) -> GameReview:
     """The review of one game (module docstring). ``result``: White's points from the
     game per unit of stake (negative: Black won). ``progress(done, total)`` is called
-    after each turn. Raises :class:`ReviewError` when a play does not replay: no
+    after each turn. ``match``: the match score the game is played at (MWC; ``None`` or
+    a 1-point match: none). Raises :class:`ReviewError` when a play does not replay: no
     partial review."""
-    reviewer = Reviewer(rules, depth, net, mars)
-    sides = (SideSummary(), SideSummary())
+    reviewer = Reviewer(rules, depth, net, mars, match)
+    counted = 0.0 if reviewer.match is not None else None
+    sides = (SideSummary(mwc_lost=counted), SideSummary(mwc_lost=counted))
     reviews: list[TurnReview] = []
     for number, t in enumerate(turns, start=1):
         r = reviewer.turn(number, t)
@@ -320,6 +387,8 @@ def review_game(rules: str, turns: Sequence[TurnInput], depth: int, *,
             side.loss += r.loss
             if r.mark:
                 side.marks[r.mark] += 1
+            if side.mwc_lost is not None and r.mwc_lost is not None:
+                side.mwc_lost += r.mwc_lost
         if progress is not None:
             progress(number, len(turns))
     stake_reviews: list[StakeReview] = []
@@ -332,7 +401,8 @@ def review_game(rules: str, turns: Sequence[TurnInput], depth: int, *,
             if sr.mark:
                 side.marks[sr.mark] += 1
     adjusted = result - sides[0].luck + sides[1].luck
-    return GameReview(rules, depth, reviews, stake_reviews, sides, result, adjusted)
+    return GameReview(rules, depth, reviews, stake_reviews, sides, result, adjusted,
+                      reviewer.match)
 
 
 def match_equity_table(length: int, wins: Mapping[int, float]) -> list[list[float]]:
@@ -373,3 +443,57 @@ of ``nard``; the figures are data, ``weights/win_frequencies.json``)."""
 def match_equity_table_for(rules: str, length: int) -> list[list[float]]:
     """:func:`match_equity_table` with ``rules``'s :data:`WIN_FREQUENCIES`."""
     return match_equity_table(length, WIN_FREQUENCIES[rules])
+
+
+class MatchEquity:
+    """A rule set's match equity: the chance of winning the match of the side needing
+    ``a`` points while the opponent needs ``b``, between equal players, each game won
+    by either side with equal chance and by ``k`` points with frequency ``wins[k]``.
+
+    Without ``crawford`` every game is played at stake 1: :func:`match_equity_table`.
+    With ``crawford`` (a match with stakes, S7): the game after a side first needs 1
+    point is the Crawford game (no offers: stake 1); in each later game the trailer
+    raises at once and the leader accepts (stake 2) unless both need 1 — the usual
+    post-Crawford play. Other stake decisions are not modelled (the table is cubeless
+    before the Crawford game)."""
+
+    def __init__(self, wins: Mapping[int, float], crawford: bool = False) -> None:
+        total = sum(wins.values())
+        if abs(total - 1.0) > 1e-6 or any(v < 0 for v in wins.values()):
+            raise ValueError("the win frequencies must be non-negative and sum to 1")
+        self.wins = dict(wins)
+        self.crawford = crawford
+        self._memo: dict[tuple[int, int, bool], float] = {}
+
+    def value(self, a: int, b: int, after_crawford: bool = False) -> float:
+        """The chance of the side needing ``a`` (``<= 0``: won) against ``b``, the next
+        game to play being after the Crawford game if ``after_crawford``."""
+        if a <= 0:
+            return 1.0
+        if b <= 0:
+            return 0.0
+        key = (a, b, after_crawford and self.crawford)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        stake, later = 1, False
+        if self.crawford and key[2]:
+            stake, later = (2 if max(a, b) > 1 else 1), True
+        elif self.crawford and min(a, b) == 1:
+            later = True  # this is the Crawford game: no offers
+        v = sum(f / 2 * (self.value(a - k * stake, b, later) + self.value(a, b - k * stake, later))
+                for k, f in self.wins.items())
+        self._memo[key] = v
+        return v
+
+    def weights(self, a: int, b: int, stake: int, after_crawford: bool,
+                mars: bool = True) -> np.ndarray:
+        """``w`` such that the MWC of the side needing ``a`` (against ``b``) in a game at
+        ``stake`` is ``w[0] + w[1:] @ p`` for the network's five outputs ``p`` (win,
+        win by 2+, win by 3, loss by 2+, loss by 3: :data:`computer.network.OUTPUTS`)."""
+        win = [self.value(a - k * stake, b, after_crawford) for k in (1, 2, 3)]
+        lose = [self.value(a, b - k * stake, after_crawford) for k in (1, 2, 3)]
+        if not mars:
+            return np.array([lose[0], win[0] - lose[0], 0.0, 0.0, 0.0, 0.0])
+        return np.array([lose[0], win[0] - lose[0], win[1] - win[0], win[2] - win[1],
+                         lose[1] - lose[0], lose[2] - lose[1]])

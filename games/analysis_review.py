@@ -5,6 +5,7 @@ through the engine into :class:`computer.review.TurnInput` / ``StakeInput`` valu
 reviews them with :func:`computer.review.review_game`. A record that does not replay
 raises :class:`~computer.review.ReviewError` before anything is reviewed: never a
 half review. The last turn of a resigned game, left unfinished, is not reviewed.
+:func:`match_context` gives the match score a game was played at (the review's MWC).
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from computer.board import ruleset
-from computer.review import ReviewError, StakeInput, TurnInput, review_game
-from games.models import RESIGNATIONS, Game, side_of
+from computer.review import MatchContext, ReviewError, StakeInput, TurnInput, review_game
+from games.models import RESIGNATIONS, Game, Stakes, side_of
 from nardy import Step
 
-__all__ = ["ReviewError", "game_inputs", "review_stored_game"]
+__all__ = ["ReviewError", "game_inputs", "match_context", "review_stored_game"]
 
 
 def game_inputs(game: Game) -> tuple[list[TurnInput], list[StakeInput], float]:
@@ -53,7 +54,7 @@ def game_inputs(game: Game) -> tuple[list[TurnInput], list[StakeInput], float]:
         if not complete and not (resigned and last):
             raise ReviewError(f"turn {number} stops while dice can still be played")
         if complete:
-            turns.append(TurnInput(position, side, dice, first[side], steps))
+            turns.append(TurnInput(position, side, dice, first[side], steps, stake))
         first[side] = False
         position = turn.position
     result = 0.0
@@ -63,10 +64,29 @@ def game_inputs(game: Game) -> tuple[list[TurnInput], list[StakeInput], float]:
     return turns, decisions, result
 
 
+def match_context(game: Game) -> MatchContext | None:
+    """The match score ``game`` started at: each side's points needed (the length minus
+    the points of the match's earlier games it won), whether S7's Crawford game applies
+    (the match has stakes) and whether this game is it or later. ``None`` for a 1-point
+    match."""
+    match = game.match
+    if match.length <= 1:
+        return None
+    scored = [0, 0]
+    for winner, points in (match.games.filter(number__lt=game.number)
+                           .exclude(winner="").values_list("winner", "points_won")):
+        scored[side_of(winner)] += points or 0
+    crawford = match.stakes != Stakes.NONE
+    after = crawford and match.crawford_game is not None and game.number >= match.crawford_game
+    return MatchContext(match.length, (max(match.length - scored[0], 1),
+                                       max(match.length - scored[1], 1)), crawford, after)
+
+
 def review_stored_game(game: Game, depth: int, progress: Any = None) -> dict[str, Any]:
     """The review of ``game`` at ``depth`` as JSON (:meth:`GameReview.as_dict`)."""
     turns, decisions, result = game_inputs(game)
     mars = game.match.stakes != "dave"
     review = review_game(game.match.rules, turns, depth, stake_decisions=decisions,
-                         result=result, mars=mars, progress=progress)
+                         result=result, mars=mars, progress=progress,
+                         match=match_context(game))
     return {"game": game.number, **review.as_dict()}

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from computer.review import DEPTHS, ReviewError, review_game
 from games import services, shapes
-from games.analysis_review import game_inputs
+from games.analysis_review import game_inputs, match_context
 from games.models import Analysis, Match, is_over
 from nard_site.domain import DomainError
 
@@ -135,7 +135,7 @@ def run_analysis(analysis_id: int) -> str:
                     _announce(analysis)
             review = review_game(match.rules, turns, analysis.depth,
                                  stake_decisions=decisions, result=result, mars=mars,
-                                 progress=progress)
+                                 progress=progress, match=match_context(game))
             done += len(turns)
             results.append({"game": game.number, **review.as_dict()})
     except ReviewError as error:

@@ -487,7 +487,9 @@ class MatchAnalysis(TypedDict):
     error: Annotated[str, Doc("Why it failed (a record that does not replay); else empty.")]
     games: Annotated[list[dict[str, Any]] | None,
                      Doc("When done: per game, its review (docs/computer.md, \"Game "
-                         "review\"); else null.")]
+                         "review\"): money-play equities and, in a match longer than 1 "
+                         "point, each play's match-winning chance (`mwc`, `best_mwc`, "
+                         "`mwc_lost`); else null.")]
 
 
 class ReviewMarks(TypedDict):
