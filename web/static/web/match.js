@@ -99,6 +99,7 @@ class MatchView {
     // log read (an older one never draws), state reads asked for by a log ahead of it.
     this.live = null;
     this.readFailures = 0;
+    this.cuts = 0;                // times the browser went offline (a read spans one?)
     this.logTicket = 0;
     this.aheadReads = 0;
     this.gameMoves = new Map();   // finished games' turns, fetched once
@@ -116,7 +117,15 @@ class MatchView {
     });
     this.reread = () => { if (!this.stopped) { wake(); this.refetch(0); } };
     this.onVisible = () => { if (document.visibilityState === "visible") this.reread(); };
-    this.onOffline = () => { if (!this.stopped) { this.readFailures += 1; this.showLive(); } };
+    // Offline: what is drawn may be stale, and a read begun before the cut that is
+    // answered after it says nothing of now (issue 23 item 4).
+    this.onOffline = () => {
+      if (this.stopped) return;
+      this.cuts += 1;
+      this.readFailures += 1;
+      if (this.live) this.live.cut();
+      this.showLive();
+    };
     window.addEventListener("online", this.reread);
     window.addEventListener("offline", this.onOffline);
     document.addEventListener("visibilitychange", this.onVisible);
@@ -221,7 +230,7 @@ class MatchView {
   // network comes back or the tab is shown again.
   showLive() {
     const live = this.live, line = this.el.liveLine;
-    const status = this.readFailures ? "reconnecting"
+    const status = this.readFailures || navigator.onLine === false ? "reconnecting"
       : live ? live.status || "connecting" : "connecting";
     const mode = live ? live.mode : null;
     line.dataset.state = status;
@@ -233,9 +242,18 @@ class MatchView {
   }
 
   async load() {
+    const cuts = this.cuts;
     const data = await attempt(() => api.get(`matches/${this.id}/${this.perspectiveQuery()}`),
                                { quiet: this.readFailures > 0 });
     if (this.stopped) return;
+    if (data && (cuts !== this.cuts || navigator.onLine === false)) {
+      // Begun before a cut: drawn, but no proof the page is up to date; read again at
+      // once if the network is back, else when it comes back ("online").
+      this.accept(data);
+      this.showLive();
+      if (navigator.onLine !== false) this.refetch(0);
+      return;
+    }
     if (!data) {
       this.readFailures += 1;
       this.showLive();
