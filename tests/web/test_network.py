@@ -130,3 +130,31 @@ def test_an_answer_begun_before_the_cut_never_says_live(
 
     page.context.set_offline(False)
     expect(page.locator("#live")).to_have_attribute("data-state", "live")
+
+
+def test_a_quiet_match_says_live_at_once_on_the_long_poll(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any]) -> None:
+    """Without a stream the first long poll of a finished match is held for its whole
+    `wait` (25 s) with nothing to say: "connecting…" all that time. The first read (and
+    the first after a failure) answers at once instead."""
+    from playwright.sync_api import expect
+
+    alice = make_user("alice", password=PASSWORD)
+    bob = make_user("bob", password=PASSWORD)
+    match_id = elsewhere(services.match_create, user=alice, length=1, opponent="bob",
+                         color="white").pk
+    elsewhere(services.match_join, match_id=match_id, user=bob)
+    seeded_dice(6, 1)
+    elsewhere(services.match_roll, match_id=match_id, user=alice)
+    elsewhere(services.match_roll, match_id=match_id, user=bob)
+    elsewhere(services.match_resign, match_id=match_id, user=bob)
+    page = open_page()
+    page.add_init_script("window.__nardNoStream = true")
+    held: list[Any] = []   # long polls held, as the ASGI server holds them (no events)
+    page.route(re.compile(r"/events/\?.*wait="), lambda route: held.append(route))
+    login(page, "alice")
+    page.goto(page.url.split("#")[0] + f"#/match/{match_id}")
+    page.reload()
+    assert settle(page, match_id)["status"] == "finished"
+    expect(page.locator("#live")).to_have_attribute("data-state", "live", timeout=10_000)

@@ -154,17 +154,20 @@ export class MatchLive {
     while (!this.stopped) {
       const began = Date.now();
       const cuts = this.cuts;
+      // Not known to be live yet (the first read, or after a failure): a read answered
+      // at once says so, rather than a long poll held for WAIT s on a quiet match.
+      const quick = this.status !== "live";
       this.abort = new AbortController();
       try {
         const events = await api.get(
-          `matches/${this.matchId}/events/?after=${this.seq}&wait=${WAIT}`,
+          `matches/${this.matchId}/events/?after=${this.seq}${quick ? "" : `&wait=${WAIT}`}`,
           { signal: this.abort.signal, retries: 0 });
         const list = Array.isArray(events) ? events : (events && events.results) || [];
         this.deliver(list);
         if (cuts !== this.cuts || navigator.onLine === false) throw new Error("cut");
         failures = 0;
         this.setStatus("live");
-        if (!list.length && Date.now() - began < (WAIT * 1000) / 2) {
+        if (!quick && !list.length && Date.now() - began < (WAIT * 1000) / 2) {
           // The server does not hold the request (no `wait`): poll plainly.
           this.mode = "polling";
           await sleep(POLL_PAUSE);
