@@ -37,6 +37,16 @@ export function button(label, fn, attrs = {}) {
   return h("button", { type: "button", onclick: fn, ...attrs }, label);
 }
 
+/** `parent`'s children made `nodes`, keeping each old child equal to its new one (same
+ *  tag, attributes, text: the same control): a control drawn again under the pointer
+ *  is not swapped between the press and the release, which would lose the click. */
+export function replaceChildrenKeeping(parent, nodes) {
+  const old = [...parent.childNodes];
+  const kept = nodes.map((node, i) => (old[i] && old[i].isEqualNode(node) ? old[i] : node));
+  if (kept.length === old.length && kept.every((node, i) => node === old[i])) return;
+  parent.replaceChildren(...kept);
+}
+
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 // --- the toast, errors --------------------------------------------------------------

@@ -15,8 +15,8 @@ import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText } from "./ratings.js";  // issue 25
 import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, button,
          clearHitToast, explain, go, h, matchOutcome, matchTitle, reasonText,
-         resultExplanation, resultSentence, resultWord, session, stepText, store, stored,
-         toast } from "./common.js";
+         replaceChildrenKeeping, resultExplanation, resultSentence, resultWord, session,
+         stepText, store, stored, toast } from "./common.js";
 import { drawnRecord, lastTurnOf, logEntries } from "./match-log.js";
 import { replayLinks } from "./replay.js";
 import { canAct, clockLineText, clockSides, computerActs, hasStakes, nextStake, pips,
@@ -713,12 +713,12 @@ class MatchView {
    *  rematch, join/cancel, the lobby link and the sound switch. */
   renderActions(sides, acting) {
     const m = this.match, s = m.state;
-    const { actions, statusLine } = this.el;
+    const { actions: shown, statusLine } = this.el;
+    const actions = document.createDocumentFragment();   // drawn into `shown` at the end
     const ro = (s && s.roll_off) || {};
     // Issue 23 item 8: the focus stays in the controls when they are drawn again.
     const active = document.activeElement;
-    const focused = active && actions.contains(active) ? active.id || "" : null;
-    actions.replaceChildren();
+    const focused = active && shown.contains(active) ? active.id || "" : null;
     if (acting && (s.phase === "roll" || s.phase === "roll-off")) {
       actions.append(button(s.phase === "roll-off" ? _("Roll one die") : _("Roll"),
                             () => this.roll(), { id: "roll", class: "primary" }));
@@ -792,6 +792,9 @@ class MatchView {
         onchange: (e) => { store(SOUND, e.target.checked ? "1" : "0"); if (e.target.checked) beep(); },
       }), " ", _("Sound on your move")));
     }
+    // Unchanged controls are kept: the computer's steps, animated one by one, draw them
+    // again several times a second.
+    replaceChildrenKeeping(shown, [...actions.childNodes]);
     if (focused !== null) this.refocus(focused);
   }
 
