@@ -181,15 +181,16 @@ export function resultName(game) {
   return game.mars ? _("mars") : _("single");
 }
 
-/** "You won 2–0", "You lost 0–2", "Black wins 2–0" (issue 23 item 9): from the viewer's
- *  side when it plays (not in hotseat), else by colour, the winner's score first. */
+/** "You won 2–0", "You lost 2–0", "Black wins 2–0" (issue 23 item 9): from the viewer's
+ *  side when it plays (not in hotseat), else by colour; the winner's score first always,
+ *  as the lobby's "The computer won 2–0". */
 export function matchOutcome(m) {
   const score = m.score || { white: 0, black: 0 };
   const won = score[m.winner], lost = score[otherSide(m.winner)];
   const me = session.me;
   const mine = !m.hotseat && me ? SIDES.find((c) => m[c] === me) : null;
   if (mine === m.winner) return f(_("you won %(mine)s–%(theirs)s"), { mine: won, theirs: lost });
-  if (mine) return f(_("you lost %(mine)s–%(theirs)s"), { mine: lost, theirs: won });
+  if (mine) return f(_("you lost %(won)s–%(lost)s"), { won, lost });
   return f(_("%(side)s wins %(won)s–%(lost)s"), { side: side(m.winner), won, lost });
 }
 
