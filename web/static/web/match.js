@@ -136,6 +136,12 @@ class MatchView {
     await this.load();
     const m = this.match;
     if (this.stopped || !m) return;
+    // Issue 23 item 8: a match opened (from the lobby's form, a link) with the focus
+    // nowhere starts on Roll when there is one, not ten Tabs away.
+    const roll = document.getElementById("roll");
+    if (roll && (!document.activeElement || document.activeElement === document.body)) {
+      roll.focus({ preventScroll: true });
+    }
     if (!m.hotseat) {
       await Promise.all(SIDES.map(async (colour) => {
         const name = m[colour];
