@@ -47,7 +47,8 @@ def test_invited_turn_title_sound_and_result_from_each_side(
     alice.wait_for_function("n => Number(document.body.dataset.beeps || 0) > n", arg=beeps)
     assert bob.evaluate("() => document.body.dataset.beeps || '0'") == "0"   # off: no sound
     elsewhere(services.match_resign, match_id=match_id, user=bob_user)
-    # Resigning with nothing off concedes a mars: 2–0 for White, each from their side.
+    # Resigning with nothing off concedes a mars: 2–0 for White, each from their side,
+    # the winner's score first (as the lobby's "The computer won 1–0").
     expect(alice.locator("#status")).to_have_text("Match over: you won 2–0.")
-    expect(bob.locator("#status")).to_have_text("Match over: you lost 0–2.")
+    expect(bob.locator("#status")).to_have_text("Match over: you lost 2–0.")
     expect(alice).to_have_title("Nardy — play")

@@ -2,7 +2,7 @@
 (portrait) and 844×390 (landscape) the board, its dice, Roll / Done / Undo and the
 status are all inside the viewport with no document scroll; the controls are within
 thumb reach (the lower half in portrait, the right-hand side in landscape); a toast
-never covers the board or the controls."""
+never covers the board, the controls or the top bar's links."""
 
 from __future__ import annotations
 
@@ -106,6 +106,10 @@ def test_a_turn_fits_one_phone_screen(
     assert inside(toast_box, width, height), toast_box
     for sel in (BOARD, "#roll", STATUS):
         assert not overlap(toast_box, before[sel]), (sel, toast_box, before[sel])
+    # Nor over the top bar's links (the languages, log out): controls as well.
+    for sel, link in measure(page, "#languages", "#who").items():
+        if sel != "page":
+            assert link and not overlap(toast_box, link), (sel, toast_box, link)
 
     press(page, "#roll", match_id)   # White's 6-5
     page.click('#board svg [data-key="p24"]')

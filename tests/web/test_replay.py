@@ -149,3 +149,21 @@ def test_a_game_the_match_does_not_have_says_so(open_page, make_user):
     page.evaluate("hash => { location.hash = hash; }", f"#/matches/{match.pk}/replay/9")
     page.wait_for_selector("#replay-error")
     assert page.locator("#replay-error").inner_text() == f"Match {match.pk} has no game 9."
+
+
+def test_on_a_phone_the_step_buttons_stay_on_screen(open_page, make_user):
+    """390×844: the board fills the width and is taller than the screen's rest; the turn
+    shown and ◀ ▶ stay at the screen's foot, tapped without scrolling."""
+    match = finished_match(make_user)
+    page = open_page(width=390, height=844)
+    login(page, "alice")
+    open_replay(page, match.pk)
+    for _ in range(3):
+        nav = page.locator("#replay-next").bounding_box()
+        assert nav and nav["y"] >= 0 and nav["y"] + nav["height"] <= 844, nav
+        page.mouse.click(nav["x"] + nav["width"] / 2, nav["y"] + nav["height"] / 2)
+    at_index(page, 3)
+    where = page.locator("#replay-where").bounding_box()
+    assert where and where["y"] + where["height"] <= 844, where
+    assert page.evaluate("() => scrollY") == 0
+    assert "Turn 3" in page.inner_text("#replay-where")

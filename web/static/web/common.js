@@ -37,6 +37,16 @@ export function button(label, fn, attrs = {}) {
   return h("button", { type: "button", onclick: fn, ...attrs }, label);
 }
 
+/** `parent`'s children made `nodes`, keeping each old child equal to its new one (same
+ *  tag, attributes, text: the same control): a control drawn again under the pointer
+ *  is not swapped between the press and the release, which would lose the click. */
+export function replaceChildrenKeeping(parent, nodes) {
+  const old = [...parent.childNodes];
+  const kept = nodes.map((node, i) => (old[i] && old[i].isEqualNode(node) ? old[i] : node));
+  if (kept.length === old.length && kept.every((node, i) => node === old[i])) return;
+  parent.replaceChildren(...kept);
+}
+
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 // --- the toast, errors --------------------------------------------------------------
@@ -171,15 +181,16 @@ export function resultName(game) {
   return game.mars ? _("mars") : _("single");
 }
 
-/** "You won 2–0", "You lost 0–2", "Black wins 2–0" (issue 23 item 9): from the viewer's
- *  side when it plays (not in hotseat), else by colour, the winner's score first. */
+/** "You won 2–0", "You lost 2–0", "Black wins 2–0" (issue 23 item 9): from the viewer's
+ *  side when it plays (not in hotseat), else by colour; the winner's score first always,
+ *  as the lobby's "The computer won 2–0". */
 export function matchOutcome(m) {
   const score = m.score || { white: 0, black: 0 };
   const won = score[m.winner], lost = score[otherSide(m.winner)];
   const me = session.me;
   const mine = !m.hotseat && me ? SIDES.find((c) => m[c] === me) : null;
   if (mine === m.winner) return f(_("you won %(mine)s–%(theirs)s"), { mine: won, theirs: lost });
-  if (mine) return f(_("you lost %(mine)s–%(theirs)s"), { mine: lost, theirs: won });
+  if (mine) return f(_("you lost %(won)s–%(lost)s"), { won, lost });
   return f(_("%(side)s wins %(won)s–%(lost)s"), { side: side(m.winner), won, lost });
 }
 

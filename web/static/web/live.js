@@ -41,6 +41,7 @@ export class MatchLive {
     this.abort = null;
     this.mode = null;
     this.status = null;
+    this.cuts = 0;         // cut() calls: an answer to a read begun before one is stale
   }
 
   setStatus(status) {
@@ -70,7 +71,7 @@ export class MatchLive {
 
   openStream() {
     this.mode = "stream";
-    let opened = 0;
+    this.opened = 0;
     const url = `${API}matches/${this.matchId}/stream/?after=${this.seq}`;
     const source = this.source = new EventSource(url, { withCredentials: true });
     const receive = (message) => {
@@ -84,39 +85,60 @@ export class MatchLive {
     source.onmessage = receive;
     for (const type of EVENT_TYPES) source.addEventListener(type, receive);
     // A stream that never opens (a server that cannot hold it) is no stream.
-    const openTimer = setTimeout(() => {
-      if (!opened && !this.stopped) { source.close(); this.poll(); }
+    this.openTimer = setTimeout(() => {
+      if (!this.opened && !this.stopped) { source.close(); this.poll(); }
     }, OPEN_TIMEOUT);
-    source.onopen = () => { opened = Date.now(); clearTimeout(openTimer); this.setStatus("live"); };
-    source.onerror = () => {
-      if (this.stopped) return;
-      clearTimeout(openTimer);
-      source.close();
-      if (!opened) {
-        // No stream here (404, or not an event stream): fall back to the long poll.
-        this.poll();
-        return;
-      }
-      // The stream ended: a cut, or a server that answers what it has and closes (one
-      // that cannot hold streams). Catch up with one plain read; a stream that lived
-      // only briefly is not worth reopening, the long poll takes over.
-      const brief = Date.now() - opened < BRIEF_STREAM;
-      this.setStatus("reconnecting");
-      this.catchUp().then(() => {
-        if (this.stopped) return;
-        if (brief) this.poll();
-        else this.openStream();
-      });
+    source.onopen = () => {
+      this.opened = Date.now();
+      clearTimeout(this.openTimer);
+      this.setStatus("live");
     };
+    source.onerror = () => this.streamEnded(source, false);
+  }
+
+  /** The stream `source` failed or ended (`cut`: the browser went offline). */
+  streamEnded(source, cut) {
+    if (this.stopped || source !== this.source) return;
+    clearTimeout(this.openTimer);
+    source.close();
+    this.source = null;
+    if (!this.opened && !cut) {
+      // No stream here (404, or not an event stream): fall back to the long poll.
+      this.poll();
+      return;
+    }
+    // The stream ended: a cut, or a server that answers what it has and closes (one
+    // that cannot hold streams). Catch up with one plain read; a stream that lived
+    // only briefly is not worth reopening, the long poll takes over.
+    const brief = !cut && Date.now() - this.opened < BRIEF_STREAM;
+    this.setStatus("reconnecting");
+    this.catchUp().then(() => {
+      if (this.stopped) return;
+      if (brief) this.poll();
+      else this.openStream();
+    });
+  }
+
+  /** The browser went offline (issue 23 item 4): whatever is in flight may be answered
+   * from before the cut, so no answer now says "live"; the channel is read again from
+   * the last seq, with back-off until wake() (the network is back). */
+  cut() {
+    if (this.stopped) return;
+    this.cuts += 1;
+    this.setStatus("reconnecting");
+    if (this.abort) this.abort.abort();
+    if (this.source) this.streamEnded(this.source, true);
   }
 
   /** One read of events/ after the last seq, retried until the server answers. */
   async catchUp() {
     for (let failures = 0; !this.stopped; failures++) {
+      const cuts = this.cuts;
       try {
         const events = await api.get(`matches/${this.matchId}/events/?after=${this.seq}`,
                                      { retries: 0 });
         this.deliver(Array.isArray(events) ? events : (events && events.results) || []);
+        if (cuts !== this.cuts || navigator.onLine === false) throw new Error("cut");
         this.setStatus("live");
         return;
       } catch {
@@ -131,16 +153,21 @@ export class MatchLive {
     let failures = 0;
     while (!this.stopped) {
       const began = Date.now();
+      const cuts = this.cuts;
+      // Not known to be live yet (the first read, or after a failure): a read answered
+      // at once says so, rather than a long poll held for WAIT s on a quiet match.
+      const quick = this.status !== "live";
       this.abort = new AbortController();
       try {
         const events = await api.get(
-          `matches/${this.matchId}/events/?after=${this.seq}&wait=${WAIT}`,
+          `matches/${this.matchId}/events/?after=${this.seq}${quick ? "" : `&wait=${WAIT}`}`,
           { signal: this.abort.signal, retries: 0 });
-        failures = 0;
-        this.setStatus("live");
         const list = Array.isArray(events) ? events : (events && events.results) || [];
         this.deliver(list);
-        if (!list.length && Date.now() - began < (WAIT * 1000) / 2) {
+        if (cuts !== this.cuts || navigator.onLine === false) throw new Error("cut");
+        failures = 0;
+        this.setStatus("live");
+        if (!quick && !list.length && Date.now() - began < (WAIT * 1000) / 2) {
           // The server does not hold the request (no `wait`): poll plainly.
           this.mode = "polling";
           await sleep(POLL_PAUSE);

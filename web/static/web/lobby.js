@@ -20,7 +20,7 @@ async function createForm(onCreated) {
   if (offer.computer) modes.push(["computer", _("Against the computer")]);
   const modeSelect = h("select", { name: "mode", id: "create-mode" }, modes.map(([v, t]) =>
     h("option", { value: v }, t)));
-  const opponent = field(_("Opponent"), h("input", { name: "opponent", id: "create-opponent",
+  const opponent = field(_("Player's username"), h("input", { name: "opponent", id: "create-opponent",
                                                   autocomplete: "off" }),
                          { class: "opt-invite" });
   const levelSelect = h("select", { name: "computer", id: "create-computer" });

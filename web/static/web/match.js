@@ -15,8 +15,8 @@ import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText } from "./ratings.js";  // issue 25
 import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, button,
          clearHitToast, explain, go, h, matchOutcome, matchTitle, reasonText,
-         resultExplanation, resultSentence, resultWord, session, stepText, store, stored,
-         toast } from "./common.js";
+         replaceChildrenKeeping, resultExplanation, resultSentence, resultWord, session,
+         stepText, store, stored, toast } from "./common.js";
 import { drawnRecord, lastTurnOf, logEntries } from "./match-log.js";
 import { replayLinks } from "./replay.js";
 import { canAct, clockLineText, clockSides, computerActs, hasStakes, nextStake, pips,
@@ -99,6 +99,7 @@ class MatchView {
     // log read (an older one never draws), state reads asked for by a log ahead of it.
     this.live = null;
     this.readFailures = 0;
+    this.cuts = 0;                // times the browser went offline (a read spans one?)
     this.logTicket = 0;
     this.aheadReads = 0;
     this.gameMoves = new Map();   // finished games' turns, fetched once
@@ -116,7 +117,15 @@ class MatchView {
     });
     this.reread = () => { if (!this.stopped) { wake(); this.refetch(0); } };
     this.onVisible = () => { if (document.visibilityState === "visible") this.reread(); };
-    this.onOffline = () => { if (!this.stopped) { this.readFailures += 1; this.showLive(); } };
+    // Offline: what is drawn may be stale, and a read begun before the cut that is
+    // answered after it says nothing of now (issue 23 item 4).
+    this.onOffline = () => {
+      if (this.stopped) return;
+      this.cuts += 1;
+      this.readFailures += 1;
+      if (this.live) this.live.cut();
+      this.showLive();
+    };
     window.addEventListener("online", this.reread);
     window.addEventListener("offline", this.onOffline);
     document.addEventListener("visibilitychange", this.onVisible);
@@ -127,6 +136,12 @@ class MatchView {
     await this.load();
     const m = this.match;
     if (this.stopped || !m) return;
+    // Issue 23 item 8: a match opened (from the lobby's form, a link) with the focus
+    // nowhere starts on Roll when there is one, not ten Tabs away.
+    const roll = document.getElementById("roll");
+    if (roll && (!document.activeElement || document.activeElement === document.body)) {
+      roll.focus({ preventScroll: true });
+    }
     if (!m.hotseat) {
       await Promise.all(SIDES.map(async (colour) => {
         const name = m[colour];
@@ -258,7 +273,7 @@ class MatchView {
   // network comes back or the tab is shown again.
   showLive() {
     const live = this.live, line = this.el.liveLine;
-    const status = this.readFailures ? "reconnecting"
+    const status = this.readFailures || navigator.onLine === false ? "reconnecting"
       : live ? live.status || "connecting" : "connecting";
     const mode = live ? live.mode : null;
     line.dataset.state = status;
@@ -270,9 +285,18 @@ class MatchView {
   }
 
   async load() {
+    const cuts = this.cuts;
     const data = await attempt(() => api.get(`matches/${this.id}/${this.perspectiveQuery()}`),
                                { quiet: this.readFailures > 0 });
     if (this.stopped) return;
+    if (data && (cuts !== this.cuts || navigator.onLine === false)) {
+      // Begun before a cut: drawn, but no proof the page is up to date; read again at
+      // once if the network is back, else when it comes back ("online").
+      this.accept(data);
+      this.showLive();
+      if (navigator.onLine !== false) this.refetch(0);
+      return;
+    }
     if (!data) {
       this.readFailures += 1;
       this.showLive();
@@ -743,12 +767,12 @@ class MatchView {
    *  rematch, join/cancel, the lobby link and the sound switch. */
   renderActions(sides, acting) {
     const m = this.match, s = m.state;
-    const { actions, statusLine } = this.el;
+    const { actions: shown, statusLine } = this.el;
+    const actions = document.createDocumentFragment();   // drawn into `shown` at the end
     const ro = (s && s.roll_off) || {};
     // Issue 23 item 8: the focus stays in the controls when they are drawn again.
     const active = document.activeElement;
-    const focused = active && actions.contains(active) ? active.id || "" : null;
-    actions.replaceChildren();
+    const focused = active && shown.contains(active) ? active.id || "" : null;
     if (acting && (s.phase === "roll" || s.phase === "roll-off")) {
       actions.append(button(s.phase === "roll-off" ? _("Roll one die") : _("Roll"),
                             () => this.roll(), { id: "roll", class: "primary" }));
@@ -822,6 +846,9 @@ class MatchView {
         onchange: (e) => { store(SOUND, e.target.checked ? "1" : "0"); if (e.target.checked) beep(); },
       }), " ", _("Sound on your move")));
     }
+    // Unchanged controls are kept: the computer's steps, animated one by one, draw them
+    // again several times a second.
+    replaceChildrenKeeping(shown, [...actions.childNodes]);
     if (focused !== null) this.refocus(focused);
   }
 

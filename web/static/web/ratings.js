@@ -1,6 +1,7 @@
 // Issue 25 on the play page: quick pairing (a button with the waiting time) and the
 // player's ratings with an inline SVG graph of each rule set's history.
 import { API, defaultRules, request } from "./api.js";
+import { rulesTitle } from "./common.js";
 import { _, f } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -56,14 +57,14 @@ export async function ratingsPanel(username) {
   if (!body.ratings.length) box.append(el("p", {}, _("No rated matches yet.")));
   for (const r of body.ratings) {
     const text = f(_("%(rules)s: %(rating)s ± %(deviation)s"), {
-      rules: r.rules, rating: r.rating.toFixed(0), deviation: r.deviation.toFixed(0) })
+      rules: rulesTitle(r.rules), rating: r.rating.toFixed(0), deviation: r.deviation.toFixed(0) })
       + (r.provisional ? ` (${_("provisional")})` : "")
       + (r.rank ? ` — ${f(_("rank %(rank)s"), { rank: r.rank })}` : "");
     box.append(el("p", {}, text), graph(r.history));
   }
   for (const e of body.computer_estimates) {
     box.append(el("p", {}, f(_("Against the computer in %(rules)s you play like ~%(rating)s."),
-                            { rules: e.rules, rating: e.rating })));
+                            { rules: rulesTitle(e.rules), rating: e.rating })));
   }
   return box;
 }

@@ -100,7 +100,8 @@ export function openReplay(matchId, number) {
   reviewBox.append(reviewState, reviewBody);
 
   const panel = h("aside", { class: "panel replay-panel", "aria-label": _("Replay") },
-    title, players, gamesNav, where, nav, exportLinks, h("h2", {}, _("Moves")), moveList);
+    title, players, gamesNav, h("div", { class: "replay-step", id: "replay-step" }, where, nav),
+    exportLinks, h("h2", {}, _("Moves")), moveList);
   root.replaceChildren(h("section", { class: "replay", id: "replay",
                                       "data-match": matchId, "data-game": number },
                          boardHost, panel, reviewBox));

@@ -1,0 +1,31 @@
+"""The lobby's "Your ratings" in a real chromium, as a player sees it: each rule set by
+its title (never its API name) and its history a small graph, not one the page's width."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import PASSWORD
+from tests.web.test_browser import login
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_ratings_are_titled_and_their_graphs_small(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    from ratings.models import Rating
+
+    user = make_user("rated", password=PASSWORD)
+    Rating.objects.create(user=user, rules="long_nardy", matches=1)
+    page = open_page()
+    login(page, "rated")
+    line = page.locator(".ratings p").first
+    expect(line).to_contain_text("Long Nardy: 1")
+    assert "long_nardy" not in page.inner_text(".ratings")
+    graph = page.locator(".ratings svg.rating-graph").first.bounding_box()
+    assert graph and graph["height"] <= 100 and graph["width"] <= 400, graph
