@@ -42,6 +42,21 @@ def test_the_page_is_served_with_its_modules_and_a_csrf_cookie(client: Client) -
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("path, module", [("/play/", "app.js"), ("/play/verify/", "verify.js")])
+def test_both_pages_share_one_frame_and_speak_russian(client: Client, path: str,
+                                                      module: str) -> None:
+    """play.html and verify.html extend web/base.html: the same head and top bar, their own
+    module; every text of the frame and of the page in Russian when asked."""
+    html = client.get(path, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert '<html lang="ru">' in html and f"/static/web/{module}" in html
+    assert 'class="topbar"' in html and ">Нарды</a>" in html and "Лобби" in html
+    assert "/play/jsi18n/?language=ru" in html
+    for english in ("Verify the", "Lobby", "Match id", "Player", "Show the statistics",
+                    "Nardy —"):
+        assert english not in html, english
+
+
+@pytest.mark.django_db
 def test_login_needs_the_csrf_token(csrf_client: Client, make_user: Callable[..., Any]) -> None:
     make_user("dora", password=PASSWORD)
     body = {"username": "dora", "password": PASSWORD}
