@@ -304,10 +304,18 @@ class Turn(TypedDict):
     finished_at: datetime | None
 
 
+class AnalysisBrief(TypedDict):
+    depth: int
+    state: Annotated[str, Doc(choices=("queued", "running", "done", "failed"))]
+
+
 class GamePosition(TypedDict):
     turn: Annotated[int, Doc("0: before the first turn; n: after turn n.")]
     side: Annotated[Colour | None, Doc("Who played turn n (null for turn 0).")]
     board: Board
+    analyses: Annotated[list[AnalysisBrief], Doc(
+        "The match's game reviews (GET matches/{id}/analysis/?depth=N exists for each), "
+        "deepest first; the same on every entry (the answer stays an array for v1).")]
 
 
 class Event(TypedDict):
