@@ -188,6 +188,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "fairness": fairness_json(game, match),
         "stake": game.stake,
         "may_offer": game.may_offer() if active else "none",
+        "stake_holder": game.stake_holder or None,
         "offer": ({"by": game.offer_by, "stake": game.offered_stake}
                   if active and game.phase == GamePhase.OFFER and game.offer_by else None),
     }

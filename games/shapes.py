@@ -199,6 +199,9 @@ class State(TypedDict):
     may_offer: Annotated[str, Doc("Who holds the right to offer (S2): `none` without stakes, "
                                   "in a 1-point match, the Crawford game (S7), at 64 (S5).",
                                   choices=MAY_OFFER)]
+    stake_holder: Annotated[Colour | None, Doc(
+        "Who owns the stake (S2: the side that accepted the last raise; the cube's owner); "
+        "`null` while nobody does (a centred cube).")]
     offer: Annotated[Offer | None, Doc("The offer waiting for the answer of the side in "
                                        "`turn` (phase `offer`).")]
     deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
