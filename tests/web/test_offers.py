@@ -44,6 +44,16 @@ def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
     return watched_match(open_page, make_user, length, bot, stakes="cube")
 
 
+def play_3_1(page: Any, match_id: int) -> None:
+    """White rolls 3-1 on the page and plays 24/21 21/20 (Long Nardy's opening head)."""
+    with planned_dice([3, 1]):
+        press(page, "#roll", match_id, hotseat=False)
+    page.click('#board svg [data-key="p24"]')
+    press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
+    page.click('#board svg [data-key="p21"]')
+    press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
+
+
 def offer_lines(page: Any) -> list[str]:
     return page.eval_on_selector_all("#log li.offer", "els => els.map(e => e.textContent.trim())")
 
@@ -63,12 +73,7 @@ def test_offers_and_answers_are_lines_of_the_log(
     settle(page, match_id)
 
     # White's turn; then Black offers 4 and White refuses from the page.
-    with planned_dice([3, 1]):
-        press(page, "#roll", match_id, hotseat=False)
-    page.click('#board svg [data-key="p24"]')
-    press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
-    page.click('#board svg [data-key="p21"]')
-    press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
+    play_3_1(page, match_id)
     expect(page.locator("#notice")).to_be_hidden()   # we acted since
     elsewhere(services.match_offer, match_id=match_id, user=bob)
     page.wait_for_selector("#refuse")
@@ -126,12 +131,7 @@ def test_the_cube_sits_in_the_middle_then_at_its_owners_edge(
     assert cube["face"] == "2" and cube["y"] < 0.15
     assert cube["label"].startswith("Doubling cube at 2, owned by Black.")
     settle(page, match_id)
-    with planned_dice([3, 1]):
-        press(page, "#roll", match_id, hotseat=False)
-    page.click('#board svg [data-key="p24"]')
-    press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
-    page.click('#board svg [data-key="p21"]')
-    press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
+    play_3_1(page, match_id)
     page.wait_for_selector("#board svg .cube[data-owner=theirs]")
     elsewhere(services.match_offer, match_id=match_id, user=bob)
     page.wait_for_selector("#accept")
