@@ -188,6 +188,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "fairness": fairness_json(game, match),
         "stake": game.stake,
         "may_offer": game.may_offer() if active else "none",
+        "stake_holder": game.stake_holder or None,
         "offer": ({"by": game.offer_by, "stake": game.offered_stake}
                   if active and game.phase == GamePhase.OFFER and game.offer_by else None),
     }
@@ -313,15 +314,20 @@ def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePositi
     """Issue 23 item 11: the board before the game's first turn (``turn`` 0) and after
     each of its turns, in ``perspective``'s numbering, for a replay. The boards are the
     ones the engine wrote when each turn ended (``position_after``); a turn still being
-    played shows the game's board now."""
+    played shows the game's board now. Each entry names the match's analyses (depth and
+    state), so a replay asks for a review only when there is one."""
     rs = game.match.ruleset
+    analyses: list[shapes.AnalysisBrief] = [
+        {"depth": depth, "state": state} for depth, state
+        in game.match.analyses.order_by("-depth").values_list("depth", "state")]
     out: list[shapes.GamePosition] = [
-        {"turn": 0, "side": None, "board": board_json(rs.initial(), perspective)}]
+        {"turn": 0, "side": None, "board": board_json(rs.initial(), perspective),
+         "analyses": analyses}]
     for turn in turn_list(game):
         position = (rs.position_from_id(turn.position_after) if turn.position_after
                     else game.position)
         out.append({"turn": turn.number, "side": turn.side,
-                    "board": board_json(position, perspective)})
+                    "board": board_json(position, perspective), "analyses": analyses})
     return out
 
 

@@ -199,6 +199,9 @@ class State(TypedDict):
     may_offer: Annotated[str, Doc("Who holds the right to offer (S2): `none` without stakes, "
                                   "in a 1-point match, the Crawford game (S7), at 64 (S5).",
                                   choices=MAY_OFFER)]
+    stake_holder: Annotated[Colour | None, Doc(
+        "Who owns the stake (S2: the side that accepted the last raise; the cube's owner); "
+        "`null` while nobody does (a centred cube).")]
     offer: Annotated[Offer | None, Doc("The offer waiting for the answer of the side in "
                                        "`turn` (phase `offer`).")]
     deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
@@ -304,10 +307,18 @@ class Turn(TypedDict):
     finished_at: datetime | None
 
 
+class AnalysisBrief(TypedDict):
+    depth: int
+    state: Annotated[str, Doc(choices=("queued", "running", "done", "failed"))]
+
+
 class GamePosition(TypedDict):
     turn: Annotated[int, Doc("0: before the first turn; n: after turn n.")]
     side: Annotated[Colour | None, Doc("Who played turn n (null for turn 0).")]
     board: Board
+    analyses: Annotated[list[AnalysisBrief], Doc(
+        "The match's game reviews (GET matches/{id}/analysis/?depth=N exists for each), "
+        "deepest first; the same on every entry (the answer stays an array for v1).")]
 
 
 class Event(TypedDict):

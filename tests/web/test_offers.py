@@ -12,7 +12,7 @@ import pytest
 from games import services
 from games.dice import planned as planned_dice
 from tests.web.conftest import PASSWORD, elsewhere, shot
-from tests.web.test_browser import login, press, settle
+from tests.web.test_browser import api_get, login, press, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,6 +44,16 @@ def cube_match(open_page: Callable[..., Any], make_user: Callable[..., Any],
     return watched_match(open_page, make_user, length, bot, stakes="cube")
 
 
+def play_3_1(page: Any, match_id: int) -> None:
+    """White rolls 3-1 on the page and plays 24/21 21/20 (Long Nardy's opening head)."""
+    with planned_dice([3, 1]):
+        press(page, "#roll", match_id, hotseat=False)
+    page.click('#board svg [data-key="p24"]')
+    press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
+    page.click('#board svg [data-key="p21"]')
+    press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
+
+
 def offer_lines(page: Any) -> list[str]:
     return page.eval_on_selector_all("#log li.offer", "els => els.map(e => e.textContent.trim())")
 
@@ -63,12 +73,7 @@ def test_offers_and_answers_are_lines_of_the_log(
     settle(page, match_id)
 
     # White's turn; then Black offers 4 and White refuses from the page.
-    with planned_dice([3, 1]):
-        press(page, "#roll", match_id, hotseat=False)
-    page.click('#board svg [data-key="p24"]')
-    press(page, '#board svg [data-key="p21"]', match_id, hotseat=False)
-    page.click('#board svg [data-key="p21"]')
-    press(page, '#board svg [data-key="p20"]', match_id, hotseat=False)
+    play_3_1(page, match_id)
     expect(page.locator("#notice")).to_be_hidden()   # we acted since
     elsewhere(services.match_offer, match_id=match_id, user=bob)
     page.wait_for_selector("#refuse")
@@ -97,3 +102,43 @@ def test_the_page_says_when_the_other_side_refuses_our_offer(
     expect(page.locator("#log li.offer")).to_have_text("White offers 2 — Black refuses")
     expect(page.locator('#log li.game-result[data-game="1"]')).to_contain_text(
         "White wins 1 point")
+
+
+CUBE_AT = """() => {
+  const svg = document.querySelector('#board svg').getBoundingClientRect();
+  const cube = document.querySelector('#board svg .cube');
+  const box = cube.getBoundingClientRect();
+  return { owner: cube.dataset.owner, face: cube.querySelector('text').textContent,
+           label: cube.getAttribute('aria-label'),
+           y: (box.top + box.height / 2 - svg.top) / svg.height };
+}"""
+
+
+def test_the_cube_sits_in_the_middle_then_at_its_owners_edge(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    """Issue 23 item 7: centred (64 on its face) while nobody owns it; after Black accepts
+    it is Black's, at the top edge of White's board (the opponent's side); after White
+    accepts Black's redouble it is White's, at the bottom edge. The label says whose."""
+    page, _, bob, match_id = cube_match(open_page, make_user)
+    cube = page.evaluate(CUBE_AT)
+    assert (cube["owner"], cube["face"]) == ("none", "64")
+    assert abs(cube["y"] - 0.5) < 0.02
+    assert cube["label"].startswith("Doubling cube at 1, in the middle: nobody owns it.")
+    press(page, "#offer", match_id, hotseat=False)
+    elsewhere(services.match_accept, match_id=match_id, user=bob)
+    page.wait_for_selector("#board svg .cube[data-owner=theirs]")
+    cube = page.evaluate(CUBE_AT)
+    assert cube["face"] == "2" and cube["y"] < 0.15
+    assert cube["label"].startswith("Doubling cube at 2, owned by Black.")
+    settle(page, match_id)
+    play_3_1(page, match_id)
+    page.wait_for_selector("#board svg .cube[data-owner=theirs]")
+    elsewhere(services.match_offer, match_id=match_id, user=bob)
+    page.wait_for_selector("#accept")
+    press(page, "#accept", match_id, hotseat=False)
+    page.wait_for_selector("#board svg .cube[data-owner=mine]")
+    cube = page.evaluate(CUBE_AT)
+    assert cube["face"] == "4" and cube["y"] > 0.85
+    shot(page, "cube-owned")
+    assert cube["label"].startswith("Doubling cube at 4, owned by White.")
+    assert api_get(page, f"matches/{match_id}/")["state"]["stake_holder"] == "white"

@@ -167,3 +167,35 @@ def test_on_a_phone_the_step_buttons_stay_on_screen(open_page, make_user):
     assert where and where["y"] + where["height"] <= 844, where
     assert page.evaluate("() => scrollY") == 0
     assert "Turn 3" in page.inner_text("#replay-where")
+
+
+def test_an_unreviewed_game_replays_without_a_refused_request(open_page, make_user):
+    """The replay asks GET matches/{id}/analysis/ only when the positions name an analysis:
+    no 404 (which chromium logs as a console error) for a game nobody reviewed; a match
+    with one still shows it."""
+    from games.models import Analysis
+
+    match = finished_match(make_user)
+    page = open_page()
+    refused: list[str] = []
+    errors: list[str] = []
+    page.on("response", lambda r: refused.append(f"{r.status} {r.url}")
+            if r.status >= 400 else None)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    login(page, "alice")
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review[data-state=none] #review-ask")
+    assert api_get(page, f"matches/{match.pk}/games/1/positions/")[0]["analyses"] == []
+    assert refused == [] and errors == []
+    analysed: list[str] = []
+    page.on("request", lambda r: analysed.append(r.url) if "/analysis/" in r.url else None)
+    Analysis.objects.create(match=match, depth=1)   # queued
+    page.evaluate("() => { location.hash = '#/'; }")
+    page.wait_for_selector("#create-form")
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review[data-state=queued]")
+    assert analysed and all(u.endswith(f"matches/{match.pk}/analysis/") for u in analysed)
+    positions = api_get(page, f"matches/{match.pk}/games/1/positions/")
+    assert {tuple(p["analyses"][0].items()) for p in positions} == {
+        (("depth", 1), ("state", "queued"))}
+    assert refused == [] and errors == []

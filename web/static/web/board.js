@@ -77,7 +77,8 @@ export function layout(narrow) {
     // The dice keep clear of the heads' corners (the head counter is drawn there).
     dice = { cx: M + 6 * PW + BAR + 2.5 * PW, cy: M + ROW + GAP / 2 };
     diceTheirs = { cx: M + 3.5 * PW, cy: M + ROW + GAP / 2 };
-    cube = { cx: M + 6 * PW + BAR / 2, cy: M + ROW + GAP / 2 };
+    // reach: from the middle to the owner's edge, clear of 3 checkers on the bar.
+    cube = { cx: M + 6 * PW + BAR / 2, cy: M + ROW + GAP / 2, reach: ROW + GAP / 2 - 40 };
     places.felt = [{ x: M, y: M, w: 6 * PW, h: 2 * ROW + GAP },
                    { x: M + 6 * PW + BAR, y: M, w: 6 * PW, h: 2 * ROW + GAP }];
     places.frame = { x: 0, y: 0, w: M + 12 * PW + BAR + M, h: height };
@@ -109,7 +110,7 @@ export function layout(narrow) {
     height = lowerTop + half + M;
     dice = { cx: M + 2.5 * PW, cy: lowerTop + ROW + GAP / 2 };
     diceTheirs = { cx: M + 3.5 * PW, cy: M + ROW + GAP / 2 };
-    cube = { cx: trayX + 30, cy: M + half + STRIP / 2 };
+    cube = { cx: trayX + 30, cy: M + half + STRIP / 2, reach: STRIP / 2 - 19 };
     places.felt = [{ x: M, y: M, w: 6 * PW, h: half }, { x: M, y: lowerTop, w: 6 * PW, h: half }];
     places.frame = { x: 0, y: 0, w: M + 6 * PW + M, h: height };
     places.strip = { x: M, y: M + half, w: 6 * PW, h: STRIP };
@@ -593,17 +594,24 @@ export class Board {
                                               { count: this.data.headMayLeave }))}</text></g>`);
     }
 
-    // Issue 23 item 7: the stake on the board, with its value and who may raise it
-    // (the cube, or dave's stake): in the middle, or towards its holder's side.
+    // Issue 23 item 7: the stake on the board as backgammon players expect the cube:
+    // in the middle of the bar while nobody owns it (S2; a cube at 1 shows 64 there, as
+    // gnubg draws it), at its owner's edge of the bar once owned (S2: the side that
+    // accepted the last raise) — the bottom edge ours, the top edge theirs (narrow: the
+    // ends of the strip's tray cell). Dave's stake is drawn the same way, its own value.
     if (this.data.stake) {
       const st = this.data.stake;
-      const shift = st.holder === mine ? 1 : st.holder === theirs ? -1 : 0;
-      const cx = g.cube.cx, cy = g.cube.cy + shift * 8, size = 34;
-      parts.push(`<g class="cube" role="img" data-stake="${st.value}" data-holder="${
-        st.holder === mine ? "mine" : st.holder === theirs ? "theirs" : st.holder || ""}"
+      const owner = st.owner === mine ? "mine" : st.owner === theirs ? "theirs" : "none";
+      const size = 34;
+      const toward = owner === "mine" ? 1 : owner === "theirs" ? -1 : 0;
+      const cx = g.cube.cx, cy = g.cube.cy + toward * g.cube.reach;
+      const shown = st.face || st.value;
+      parts.push(`<g class="cube" role="img" data-stake="${st.value}" data-owner="${owner}"
+        data-holder="${st.holder === mine ? "mine" : st.holder === theirs ? "theirs"
+          : st.holder || ""}" data-face="${escapeText(shown)}"
         aria-label="${escapeText(st.label)}"><rect x="${cx - size / 2}" y="${cy - size / 2}"
         width="${size}" height="${size}" rx="6" class="cube-face"/><text x="${cx}" y="${cy + 7}"
-        text-anchor="middle" class="cube-value">${escapeText(st.value)}</text></g>`);
+        text-anchor="middle" class="cube-value">${escapeText(shown)}</text></g>`);
     }
 
     // Issue 24 item 5: a play drawn over the board on request (the review's best

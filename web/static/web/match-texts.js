@@ -96,6 +96,23 @@ export function stakeText(m) {
     + (m.crawford_game && m.crawford_game < s.game ? ` · ${_("after Crawford")}` : "");
 }
 
+/** The stake as the board draws it (issue 23 item 7): its value, the cube's face (64 on
+ *  a centred cube at 1, as gnubg shows it), its owner (S2, `stake_holder`: null while
+ *  nobody owns it), who may raise, and its accessible label. */
+export function stakeOnBoard(m) {
+  const s = m.state;
+  const value = s.stake ?? 1;
+  const owner = s.stake_holder || null;
+  const kind = m.stakes === "cube" ? _("Doubling cube") : _("Dave's stake");
+  const where = owner
+    ? f(_("%(kind)s at %(stake)s, owned by %(side)s"),
+        { kind, stake: value, side: owner === "white" ? _("White") : _("Black") })
+    : f(_("%(kind)s at %(stake)s, in the middle: nobody owns it"), { kind, stake: value });
+  return { value, owner, holder: s.may_offer,
+           face: m.stakes === "cube" && !owner && value === 1 ? 64 : value,
+           label: `${where}. ${stakeText(m)}` };
+}
+
 /** The stake a raise would make: doubled, or plus one in dave's arithmetic progression. */
 export function nextStake(m) {
   const s = m.state;

@@ -20,7 +20,7 @@ import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, butt
 import { drawnRecord, lastTurnOf, logEntries } from "./match-log.js";
 import { replayLinks } from "./replay.js";
 import { canAct, clockLineText, clockSides, computerActs, hasStakes, nextStake, pips,
-         stakeText, statusText } from "./match-texts.js";
+         stakeOnBoard, stakeText, statusText } from "./match-texts.js";
 
 export function openMatch(matchId) {
   const view = new MatchView(matchId);
@@ -896,8 +896,7 @@ class MatchView {
       headMayLeave: facts.head ? head : 0,
       headOwner: s.turn || null,
       numbering: facts.numbering,
-      stake: hasStakes(m) ? { value: s.stake ?? 1, holder: s.may_offer,
-                              label: this.el.stakeLine.textContent } : null,
+      stake: hasStakes(m) ? stakeOnBoard(m) : null,
       diceOwner: s.turn || null,
       lastMove: s.phase !== "move" && last && last.game === s.game
         ? { side: last.side, dice: last.dice,

@@ -414,7 +414,9 @@ export function openReplay(matchId, number) {
         api.get(`matches/${matchId}/`), api.get(`matches/${matchId}/games/`),
         api.get(`matches/${matchId}/games/${number}/moves/`)]);
       await loadPositions();
-      await readAnalysis();
+      // Only a match with a review is asked for it (the positions name the match's
+      // analyses): no 404, so no console error, on the replay of an unreviewed game.
+      if (positions.length && (positions[0].analyses || []).length) await readAnalysis();
     } catch (error) {
       if (stopped) return;
       root.replaceChildren(h("p", { class: "error", id: "replay-error" }, explain(error)));
