@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from games.models import (
+    Analysis,
     EndReason,
     GamePhase,
     MatchStatus,
@@ -45,6 +46,8 @@ MAY_OFFER = ("both", *SIDE_NAMES, "none")
 """Who holds the right to offer (S2): both sides, one side, or nobody."""
 CONCEDED = tuple(name for name, _ in board_results())
 """What a win was worth on the board: a result name of H15 (no resignation, no refusal)."""
+ANALYSIS_STATES = tuple(Analysis.State.values)
+"""A game review's states (games.models.Analysis.State), one enum in the schema."""
 
 # --- the board and steps --------------------------------------------------------------------
 
@@ -309,7 +312,7 @@ class Turn(TypedDict):
 
 class AnalysisBrief(TypedDict):
     depth: int
-    state: Annotated[str, Doc(choices=("queued", "running", "done", "failed"))]
+    state: Annotated[str, Doc(choices=ANALYSIS_STATES)]
 
 
 class GamePosition(TypedDict):
@@ -492,7 +495,7 @@ class MatchAnalysis(TypedDict):
     """A game review of the match at one depth (docs/api.md, "Game review")."""
 
     depth: Annotated[int, Doc("Plies: 0, 1 or 2.")]
-    state: Annotated[str, Doc(choices=("queued", "running", "done", "failed"))]
+    state: Annotated[str, Doc(choices=ANALYSIS_STATES)]
     turns_done: int
     turns_total: int
     error: Annotated[str, Doc("Why it failed (a record that does not replay); else empty.")]

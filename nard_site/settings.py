@@ -285,7 +285,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES"},
+    "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
+                            "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES"},
 }
 
 # --- Security (production: DEBUG off) ---------------------------------------------
