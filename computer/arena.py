@@ -153,6 +153,8 @@ def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
     if name == GNUBG:
         return GnubgPlayer()
     race = _uses_race(name)
+    if race is None and weights is not None:  # a given network plays as the committed
+        race = True                            # one would: with the committed race network
     name, exact_race = _level(name)
     try:
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
@@ -257,6 +259,11 @@ class Setup:
     b: str
     seed: int
     weights: Path | None = None
+    b_weights: Path | None = None
+    """B's network when it is not ``weights`` (the new expert against the old)."""
+
+    def weights_of(self, player: str) -> Path | None:
+        return self.b_weights if player == "b" and self.b_weights is not None else self.weights
 
 
 class _Worker:
@@ -264,9 +271,9 @@ class _Worker:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.a = make_player(setup.rules, setup.a, setup.weights)
+        self.a = make_player(setup.rules, setup.a, setup.weights_of("a"))
         try:
-            self.b = make_player(setup.rules, setup.b, setup.weights)
+            self.b = make_player(setup.rules, setup.b, setup.weights_of("b"))
         except BaseException:
             self.a.close()
             raise
@@ -305,8 +312,8 @@ def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False) -> Tall
     """Play games ``0 .. games - 1``, in this process (``jobs=1``) or spread over
     ``jobs`` worker processes. Raises :class:`ArenaError` for a player that cannot be
     set up, :class:`~computer.gnubg.GnubgError` when gnubg fails."""
-    for name in (setup.a, setup.b):
-        check_player(setup.rules, name, setup.weights)
+    for player, name in (("a", setup.a), ("b", setup.b)):
+        check_player(setup.rules, name, setup.weights_of(player))
     if games < 1 or jobs < 1:
         raise ArenaError("--games and --jobs must be at least 1")
     tally = Tally()
@@ -354,13 +361,19 @@ def ms_per_move(times: Sequence[float]) -> str:
             f"{1000 * ordered[-1]:.1f} ms max over {len(ordered)} moves")
 
 
+def _named(player: str, weights: Path | None) -> str:
+    return player if weights is None or _level(player)[0] not in LEARNED else (
+        f"{player} ({weights})")
+
+
 def report(setup: Setup, tally: Tally, jobs: int, elapsed: float) -> list[str]:
     """The lines :func:`main` prints."""
     names = ruleset(setup.rules).results  # ("single", "mars"[, "koks"]) and the like
     games, wins = len(tally.games), tally.wins
     low, high = wilson(wins, games)
     lines = [
-        f"{setup.rules}: A = {setup.a}, B = {setup.b}; {games} games, seed {setup.seed}, "
+        f"{setup.rules}: A = {_named(setup.a, setup.weights_of('a'))}, "
+        f"B = {_named(setup.b, setup.weights_of('b'))}; {games} games, seed {setup.seed}, "
         f"{jobs} job{'s' * (jobs > 1)}; A has White in the even games",
         f"A won {wins} of {games} = {100 * wins / games:.1f} % "
         f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)",
@@ -395,12 +408,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--weights", type=Path, default=None,
                         help="the learned levels' network (default: the committed one)")
+    parser.add_argument("--b-weights", type=Path, default=None,
+                        help="B's network when it is not --weights' (e.g. the previous "
+                             "committed one: computer/weights/previous/RULES.npz)")
     parser.add_argument("--progress", action="store_true", help="a line every 10 games")
     args = parser.parse_args(argv)
-    setup = Setup(args.rules, args.a, args.b, args.seed, args.weights)
+    setup = Setup(args.rules, args.a, args.b, args.seed, args.weights, args.b_weights)
     try:
-        for name in (setup.a, setup.b):
-            check_player(setup.rules, name, setup.weights)
+        for player, name in (("a", setup.a), ("b", setup.b)):
+            check_player(setup.rules, name, setup.weights_of(player))
         if args.games < 1 or args.jobs < 1:
             raise ArenaError("--games and --jobs must be at least 1")
     except ArenaError as error:

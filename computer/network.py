@@ -44,6 +44,7 @@ import numpy.typing as npt
 
 from nardy.codec import SIGNED24
 
+from . import features
 from .board import (
     CHECKERS,
     POINTS,
@@ -56,14 +57,16 @@ from .board import (
     ruleset,
 )
 
-__all__ = ["ENCODINGS", "N_OUTPUTS", "OUTPUTS", "TD_INPUTS", "Encoding", "FloatArray", "Inputs",
-           "Net", "WeightsMismatchError", "encode", "encoding", "equity", "flip",
-           "outcome_vector"]
+__all__ = ["CONTACT_INPUTS", "ENCODINGS", "N_OUTPUTS", "OUTPUTS", "TD_INPUTS", "Encoding",
+           "FloatArray", "Inputs", "Net", "WeightsMismatchError", "encode", "encode_contact", "encoding", "equity",
+           "flip", "net_encoding", "outcome_vector"]
 
 Inputs = npt.NDArray[np.floating[Any]]
 
 TD_INPUTS = 2 * (4 * POINTS + 8)
 """The TD encoding's input size (208)."""
+CONTACT_INPUTS = TD_INPUTS + 2 * features.EXTRA
+"""The contact encoding's input size (234)."""
 N_OUTPUTS = 5
 OUTPUTS = ("win", "win_2", "win_3", "lose_2", "lose_3")
 
@@ -237,24 +240,63 @@ def fingerprint_boards(prof: Profile, rows: int = 64) -> Boards:
     return Boards(counts[:, 0].copy(), counts[:, 1].copy(), bar, off)
 
 
-ENCODINGS: dict[str, Callable[[Profile], Encoding]] = {
-    SIGNED24: lambda prof: Encoding("td-signed24", TD_INPUTS, prof, encode),
+def encode_contact(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
+    """The ``contact-signed24`` inputs: :func:`encode`'s, then each side's
+    :func:`computer.features.contact` (the mover's :data:`~computer.features.EXTRA`, then
+    the opponent's)."""
+    n = len(b)
+    x = np.empty((n, CONTACT_INPUTS), dtype=np.float32)
+    x[:, :TD_INPUTS] = encode(b, prof)
+    counts = np.stack((b.mine, b.theirs), axis=1)
+    x[:, TD_INPUTS:] = features.contact(counts, b.bar, prof).reshape(n, 2 * features.EXTRA)
+    return x
+
+
+ENCODINGS: dict[str, dict[str, Callable[[Profile], Encoding]]] = {
+    SIGNED24: {
+        "td-signed24": lambda prof: Encoding("td-signed24", TD_INPUTS, prof, encode),
+        "contact-signed24": lambda prof: Encoding("contact-signed24", CONTACT_INPUTS, prof,
+                                                  encode_contact),
+    },
 }
-"""The network encoding of each packed layout (``codec.layout``), built for a profile."""
+"""The network encodings of each packed layout (``codec.layout``) by name, built for a
+profile; the last is the layout's current one (what a new network is trained with), the
+others read the weights trained with them."""
 
 
 @cache
-def encoding(rules: str) -> Encoding:
-    """The network encoding of ``rules``. Raises :class:`UnreadableBoardError` when its
-    codec's layout has none (``KeyError`` for an unknown rule set)."""
+def encoding(rules: str, name: str | None = None) -> Encoding:
+    """The network encoding ``name`` of ``rules`` (None: its current one, the last of
+    its layout's :data:`ENCODINGS`). Raises :class:`UnreadableBoardError` when its
+    codec's layout has none (``KeyError`` for an unknown rule set or encoding name)."""
     layout = ruleset(rules).codec.layout
     try:
-        make = ENCODINGS[layout]
+        known = ENCODINGS[layout]
     except KeyError:
         raise UnreadableBoardError(
             f"no network encoding for {rules!r}: its codec's layout {layout!r} has none in "
             f"computer.network (known: {', '.join(ENCODINGS)})") from None
-    return make(profile(rules))
+    if name is None:
+        name = list(known)[-1]
+    if name not in known:
+        raise KeyError(f"no encoding {name!r} for {rules!r}'s layout {layout!r} (known: "
+                       f"{', '.join(known)})")
+    return known[name](profile(rules))
+
+
+def net_encoding(rules: str, net: Net) -> Encoding:
+    """The encoding ``net`` reads: the one its meta names, else (a network made in a test
+    without meta) the first of the layout's with its input size."""
+    name = net.meta.get("encoding")
+    if name is not None:
+        return encoding(rules, name)
+    layout = ruleset(rules).codec.layout
+    for candidate in ENCODINGS.get(layout, {}):
+        enc = encoding(rules, candidate)
+        if enc.n_inputs == net.n_inputs:
+            return enc
+    raise ValueError(f"a network of {net.n_inputs} inputs cannot read any of {rules}'s "
+                     f"encodings")
 
 
 def _sigmoid(z: FloatArray) -> FloatArray:
@@ -334,7 +376,11 @@ class Net:
         with np.load(path, allow_pickle=False) as data:
             arrays = [data[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2")]
             meta = dict(str(item).split("=", 1) for item in data["meta"])
-        enc = encoding(rules)
+        named = meta.get("encoding")
+        try:
+            enc = encoding(rules, named)
+        except KeyError:  # an encoding this layout no longer (or never) had
+            enc = encoding(rules)
         enc.check(meta, path)
         w1, b1, w2, b2 = arrays
         if w1.shape[1] != enc.n_inputs or w2.shape != (N_OUTPUTS, w1.shape[0]):

@@ -55,7 +55,7 @@ from .board import (
     ruleset,
     untouched,
 )
-from .network import N_OUTPUTS, Net, encoding, equity, flip, outcome_vector
+from .network import N_OUTPUTS, Net, equity, flip, net_encoding, outcome_vector
 from .race import is_race, load_race_net
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
@@ -153,7 +153,8 @@ class Evaluator:
         self.rules = rules
         self.rs = ruleset(rules)
         self.profile = profile(rules)
-        self.encoding = encoding(rules)
+        self.encoding = net_encoding(rules, net)
+        """What the network reads (its meta says which of the layout's encodings)."""
         if net.n_inputs != self.encoding.n_inputs:
             raise ValueError(f"a network of {net.n_inputs} inputs cannot read {rules}'s "
                              f"{self.encoding.name} ({self.encoding.n_inputs} inputs)")
@@ -173,9 +174,14 @@ class Evaluator:
         when ``net`` is the committed network and there is one; ``True`` the committed
         one with any ``net``; ``False`` none (the contact network everywhere, as before
         there were race networks); or a given network."""
-        if self.race_net is not None and self.race_net.n_inputs != self.encoding.n_inputs:
+        self.race_encoding = (None if self.race_net is None
+                              else net_encoding(rules, self.race_net))
+        """What the race network reads: it may be another encoding than the contact
+        network's (a race network trained from an earlier contact network)."""
+        if (self.race_net is not None and self.race_encoding is not None
+                and self.race_net.n_inputs != self.race_encoding.n_inputs):
             raise ValueError(f"a race network of {self.race_net.n_inputs} inputs cannot "
-                             f"read {rules}'s {self.encoding.name}")
+                             f"read {rules}'s {self.race_encoding.name}")
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
         self._values: dict[Query, FloatArray] = {}
 
@@ -241,7 +247,13 @@ class Evaluator:
         if self.race_net is not None:
             running = np.flatnonzero(is_race(b, self.profile) & ~domain)
             if len(running):
-                probs[running] = self.race_net.forward(x[running])
+                if self.race_encoding is self.encoding:
+                    probs[running] = self.race_net.forward(x[running])
+                else:
+                    assert self.race_encoding is not None
+                    probs[running] = self.race_net.forward(self.race_encoding.encode(Boards(
+                        b.mine[running], b.theirs[running], b.bar[running],
+                        b.off[running])))
         if self.exact_race:
             race = np.flatnonzero(domain)
             if len(race):

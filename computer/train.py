@@ -20,6 +20,7 @@ over ``--eval-games`` games.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 import time
@@ -35,12 +36,14 @@ from .levels import WEIGHTS_DIR, picker
 from .match import MAX_TURNS, first_dice, play_game
 from .network import (
     N_OUTPUTS,
+    Encoding,
     FloatArray,
     Inputs,
     Net,
     encoding,
     equity,
     flip,
+    net_encoding,
     outcome_vector,
 )
 
@@ -49,15 +52,16 @@ Evaluate = Callable[[Boards, Inputs], FloatArray]
 
 
 def greedy_game(rules: str, rng: random.Random, evaluate: Evaluate,
-                max_turns: int = MAX_TURNS,
+                max_turns: int = MAX_TURNS, enc: Encoding | None = None,
                 ) -> Iterator[tuple[Boards, Inputs, FloatArray, int, Outcome | None]]:
     """A greedy 0-ply self-play game, turn by turn: each turn's results (as boards and
-    inputs), their estimates by ``evaluate`` (a finished game's by its result), the
-    index of the one played (the best equity) and the game's outcome after it (None
-    while it goes on). The dice and the starter are drawn from ``rng``."""
+    inputs by ``enc``, default the rule set's current encoding), their estimates by
+    ``evaluate`` (a finished game's by its result), the index of the one played (the
+    best equity) and the game's outcome after it (None while it goes on). The dice and
+    the starter are drawn from ``rng``."""
     rs = ruleset(rules)
     prof = profile(rules)
-    enc = encoding(rules)
+    enc = enc or encoding(rules)
     side = rng.randrange(2)
     position = rs.initial()
     first = [True, True]
@@ -96,14 +100,15 @@ def self_play(rules: str, net: Net, rng: random.Random, lam: float,
     in; one seed of 16 hidden units in backgammon does.)"""
     inputs: list[Inputs] = []
     values: list[FloatArray] = []
-    turns = greedy_game(rules, rng, lambda b, x: net.forward(x), max_turns)
+    enc = net_encoding(rules, net)
+    turns = greedy_game(rules, rng, lambda b, x: net.forward(x), max_turns, enc)
     for turn, (_, x, probs, best, outcome) in enumerate(turns, 1):
         if outcome is not None:
             final = outcome_vector(outcome.points)
             return (*_targets(inputs, values, final, lam), turn)
         inputs.append(x[best])
         values.append(probs[best])
-    return (np.empty((0, encoding(rules).n_inputs), dtype=np.float32),
+    return (np.empty((0, enc.n_inputs), dtype=np.float32),
             np.empty((0, N_OUTPUTS)), max_turns)
 
 
@@ -131,20 +136,46 @@ def score_against(rules: str, net: Net, level: str, games: int, seed: int) -> fl
     return won / games
 
 
+def widen(start: Net, enc: Encoding, hidden: int, rng: np.random.Generator) -> Net:
+    """A network for ``enc`` that computes what ``start`` computes: ``start``'s inputs
+    must be the first of ``enc``'s (``td-signed24`` is the first 208 of
+    ``contact-signed24``) and its hidden units the first of ``hidden``. The new inputs
+    start with zero weights; the new hidden units with small random input weights and
+    zero output weights, so they change nothing until training moves them."""
+    if start.n_inputs > enc.n_inputs or start.hidden > hidden:
+        raise ValueError(f"cannot widen a network of {start.n_inputs} inputs and "
+                         f"{start.hidden} hidden units to {enc.n_inputs} and {hidden}")
+    fresh = Net.create(hidden, rng, enc.n_inputs, enc.meta)
+    w1 = fresh.w1.copy()
+    w1[: start.hidden] = 0.0
+    w1[: start.hidden, : start.n_inputs] = start.w1
+    b1 = np.zeros(hidden)
+    b1[: start.hidden] = start.b1
+    w2 = np.zeros((N_OUTPUTS, hidden))
+    w2[:, : start.hidden] = start.w2
+    return Net(w1, b1, w2, start.b2.copy(), enc.meta)
+
+
 def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
           rate: float = 0.005, final_rate: float = 0.002, report: int = 1000,
           eval_games: int = 100, log: list[str] | None = None,
           max_seconds: float | None = None, stop_after: int | None = None,
-          checkpoint: Callable[[Net, int], None] | None = None) -> Net:
+          checkpoint: Callable[[Net, int], None] | None = None,
+          init: Net | None = None) -> Net:
     """Train a new network for ``rules`` by ``games`` self-play games (see the module
     docstring); progress lines are printed and appended to ``log``. With
     ``max_seconds`` training stops at the first report past that time; the log and
     ``meta["games"]`` say after how many games, and ``stop_after`` (``--stop-after``)
     with that number repeats the run exactly (the rate schedule still runs over
     ``games``). ``checkpoint`` is
-    called with the network and the games so far at each report."""
+    called with the network and the games so far at each report. ``init``: start from
+    this network (:func:`widen`ed to the current encoding and ``hidden``) instead of
+    random weights."""
     enc = encoding(rules)
-    net = Net.create(hidden, np.random.default_rng(seed), enc.n_inputs, enc.meta)
+    if init is not None:
+        net = widen(init, enc, hidden, np.random.default_rng(seed))
+    else:
+        net = Net.create(hidden, np.random.default_rng(seed), enc.n_inputs, enc.meta)
     rng = random.Random(seed)
     lines = log if log is not None else []
     start = time.perf_counter()
@@ -211,16 +242,24 @@ def main(argv: list[str] | None = None) -> None:
                         help="stop after this many games (the rate schedule runs over --games)")
     parser.add_argument("--out", type=Path, default=None,
                         help="weights file (default computer/weights/RULES.npz)")
+    parser.add_argument("--init", type=Path, default=None,
+                        help="start from these weights (widened to the current encoding "
+                             "and --hidden) instead of random ones")
     parser.add_argument("--log", type=Path, default=None,
                         help="log file (default: the weights file with .log)")
     args = parser.parse_args(argv)
     out = args.out or WEIGHTS_DIR / f"{args.rules}.npz"
     log_path = args.log or out.with_suffix(".log")
     command = "python -m computer.train " + " ".join(argv if argv is not None else sys.argv[1:])
+    init = Net.load(args.init, args.rules) if args.init is not None else None
     lines = [f"# {command}",
              f"# rules={args.rules} games={args.games} seed={args.seed} hidden={args.hidden} "
              f"lambda={args.lam} rate={args.rate}->{args.final_rate} "
              f"eval: 0-ply vs heuristic over {args.eval_games} games every {args.report}"]
+    if init is not None:
+        digest = hashlib.sha256(args.init.read_bytes()).hexdigest()[:16]
+        lines.append(f"# init={args.init.name} sha256={digest} ({init.meta.get('encoding')}, "
+                     f"{init.hidden} hidden, {init.meta.get('games', '?')} games)")
     print("\n".join(lines), flush=True)
     started = time.perf_counter()
 
@@ -232,7 +271,7 @@ def main(argv: list[str] | None = None) -> None:
     net = train(args.rules, args.games, args.seed, args.hidden, args.lam, args.rate,
                 args.final_rate, args.report, args.eval_games, lines,
                 None if args.max_minutes is None else 60 * args.max_minutes, args.stop_after,
-                checkpoint)
+                checkpoint, init)
     lines.append(f"# done in {time.perf_counter() - started:.0f}s; weights: {out.name}")
     out.parent.mkdir(parents=True, exist_ok=True)
     net.save(out)

@@ -33,7 +33,7 @@ from . import bearoff
 from .board import Boards, profile
 from .levels import load_net, picker
 from .match import play_game
-from .network import N_OUTPUTS, FloatArray, Inputs, Net, encoding
+from .network import N_OUTPUTS, FloatArray, Inputs, Net, net_encoding
 from .race import is_race, race_weights_path
 from .train import _targets, greedy_game
 
@@ -58,7 +58,8 @@ def race_game(rules: str, contact: Net, race: Net, rng: random.Random, lam: floa
                                                        b.bar[rows], b.off[rows]))
         return probs
 
-    for b, x, probs, best, outcome in greedy_game(rules, rng, evaluate):
+    enc = net_encoding(rules, contact)
+    for b, x, probs, best, outcome in greedy_game(rules, rng, evaluate, enc=enc):
         one = Boards(b.mine[best:best + 1], b.theirs[best:best + 1], b.bar[best:best + 1],
                      b.off[best:best + 1])
         if outcome is not None or bearoff.in_domain(one)[0]:
@@ -68,7 +69,7 @@ def race_game(rules: str, contact: Net, race: Net, rng: random.Random, lam: floa
         if is_race(one, prof)[0]:
             inputs.append(x[best])
             values.append(probs[best])
-    return np.empty((0, encoding(rules).n_inputs), np.float32), np.empty((0, N_OUTPUTS)), 0
+    return np.empty((0, enc.n_inputs), np.float32), np.empty((0, N_OUTPUTS)), 0
 
 
 def score(rules: str, race: Net, games: int, seed: int) -> float:
@@ -90,7 +91,7 @@ def train(rules: str, games: int, seed: int, lam: float = 0.7, rate: float = 0.0
           log: list[str] | None = None, out: Path | None = None) -> Net:
     contact = load_net(rules)
     race = Net(contact.w1.copy(), contact.b1.copy(), contact.w2.copy(), contact.b2.copy(),
-               {**encoding(rules).meta, "class": "race"})
+               {**net_encoding(rules, contact).meta, "class": "race"})
     rng = random.Random(seed)
     lines = log if log is not None else []
     start = time.perf_counter()

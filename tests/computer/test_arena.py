@@ -112,12 +112,29 @@ def test_the_printed_figures_agree_with_each_other_and_the_games(
     assert re.search(r"^elapsed [\d.]+ s$", out, re.MULTILINE)
 
 
+def test_b_can_play_another_network(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--b-weights``: the new network against the one it replaced (issue 27): each
+    side plays its own weights, and the report names them."""
+    previous = computer.levels.WEIGHTS_DIR / "previous" / "long_nardy.npz"
+    argv = ["network", "network", "--rules", "long_nardy", "--games", "4", "--seed", "3",
+            "--b-weights", str(previous)]
+    assert cli.main(["arena", *argv]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"long_nardy: A = network, B = network ({previous}); 4 games")
+    setup = Setup("long_nardy", "network", "network", seed=3, b_weights=previous)
+    assert (setup.weights_of("a"), setup.weights_of("b")) == (None, previous)
+    both = Setup("long_nardy", "network", "network", seed=3, weights=previous)
+    assert (both.weights_of("a"), both.weights_of("b")) == (previous, previous)
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["nobody", "random", "--rules", "long_nardy"], "no player 'nobody'"),
     (["random", "heuristic", "--rules", "chess"], "no rule set 'chess'"),
     (["random", "gnubg", "--rules", "nard"], "gnubg plays backgammon only"),
     (["expert", "random", "--rules", "long_nardy"], "needs a trained network"),
     (["network", "random", "--rules", "long_nardy", "--weights", "/no/such.npz"],
+     "no weights file"),
+    (["random", "network", "--rules", "long_nardy", "--b-weights", "/no/such.npz"],
      "no weights file"),
     (["random", "heuristic", "--rules", "nard", "--games", "0"], "at least 1"),
 ])

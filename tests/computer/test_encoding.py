@@ -146,7 +146,7 @@ def test_an_unknown_rule_set_has_no_profile():
 
 @pytest.mark.parametrize("rules", RULES)
 def test_inputs_are_the_old_encodings_bit_for_bit(rules):
-    enc = encoding(rules)
+    enc = encoding(rules, "td-signed24")
     assert (enc.name, enc.n_inputs) == ("td-signed24", 208)
     for positions, side in result_positions(rules, 40, seed=31):
         for me in (side, 1 - side):
@@ -191,7 +191,7 @@ def test_values_and_choices_of_the_committed_weights_are_the_old_ones(rules):
 def test_committed_weights_carry_their_rule_set_and_encoding(rules):
     with np.load(weights_path(rules), allow_pickle=False) as data:
         meta = dict(str(item).split("=", 1) for item in data["meta"])
-    enc = encoding(rules)
+    enc = encoding(rules, meta["encoding"])  # one of the layout's encodings
     assert (meta["rules"], meta["encoding"], meta["encoding_fingerprint"]) == (
         rules, enc.name, enc.fingerprint)
     assert load_net(rules).n_inputs == enc.n_inputs
@@ -241,7 +241,7 @@ def test_loading_weights_that_do_not_say_is_refused(tmp_path):
 def test_the_fingerprint_follows_what_the_encoding_writes():
     """A change to what the encoder writes (here one input scaled) changes the
     fingerprint, so the weights trained before are refused."""
-    enc = encoding("long_nardy")
+    enc = encoding("long_nardy", "td-signed24")
 
     def changed(b, prof):
         x = network.encode(b, prof)
@@ -261,7 +261,7 @@ def test_training_records_the_encoding(tmp_path):
     assert {k: net.meta[k] for k in encoding("nard").meta} == encoding("nard").meta
     path = tmp_path / "nard.npz"
     net.save(path)
-    assert network.Net.load(path, "nard").n_inputs == 208
+    assert network.Net.load(path, "nard").n_inputs == network.CONTACT_INPUTS
 
 
 # --- a rule set the computer cannot read ---------------------------------------------

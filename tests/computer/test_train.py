@@ -94,21 +94,21 @@ def test_a_short_training_run_learns_who_is_winning():
     training seeds here: untrained 42-68 %, trained 92-97 %; asserted: trained >= 80 %
     and at least 15 points above untrained (the untrained weights come from NumPy's
     PCG64 stream, the same everywhere)."""
-    from computer.board import boards, profile
-    from computer.network import encode, equity
+    from computer.board import boards
+    from computer.network import encoding, equity
 
     samples = _late_positions()
-    prof = profile("long_nardy")
+    enc = encoding("long_nardy")
 
     def right(net: Net) -> float:
         hits = 0
         for position, mover, winner in samples:
-            value = float(equity(net.forward(encode(boards("long_nardy", [position], mover),
-                                                    prof)))[0])
+            value = float(equity(net.forward(enc.encode(boards("long_nardy", [position],
+                                                                mover))))[0])
             hits += (value > 0) == (mover == winner)
         return hits / len(samples)
 
-    untrained = right(Net.create(8, np.random.default_rng(5)))
+    untrained = right(Net.create(8, np.random.default_rng(5), enc.n_inputs))
     trained = right(train("long_nardy", 300, seed=5, hidden=8, report=300, eval_games=0,
                           rate=0.01, final_rate=0.005))
     assert len(samples) == 240
