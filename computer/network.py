@@ -58,8 +58,8 @@ from .board import (
 )
 
 __all__ = ["CONTACT_INPUTS", "ENCODINGS", "N_OUTPUTS", "OUTPUTS", "TD_INPUTS", "Encoding",
-           "FloatArray", "Inputs", "Net", "WeightsMismatchError", "encode", "encode_contact", "encoding", "equity",
-           "flip", "net_encoding", "outcome_vector"]
+           "FloatArray", "Inputs", "Net", "WeightsMismatchError", "encode", "encode_contact",
+           "encoding", "equity", "flip", "net_encoding", "outcome_vector"]
 
 Inputs = npt.NDArray[np.floating[Any]]
 
