@@ -152,6 +152,13 @@ def encode(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
     """The network inputs of each row of ``b`` (seen by the side that just moved)."""
     n = len(b)
     x = np.empty((n, 2, _BLOCK), dtype=np.float32)
+    _encode_into(x, b, prof)
+    return x.reshape(n, TD_INPUTS)
+
+
+def _encode_into(x: npt.NDArray[np.float32], b: Boards, prof: Profile) -> None:
+    """:func:`encode`'s inputs written into ``x``, ``(n, 2, 104)`` (a view may do)."""
+    n = len(b)
     counts = np.stack((b.mine, b.theirs), axis=1)  # (n, 2, 24)
     x[:, :, : 4 * POINTS] = np.take(_UNITS, counts, axis=0).reshape(n, 2, 4 * POINTS)
     bar, off = b.bar, b.off
@@ -164,7 +171,6 @@ def encode(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
     x[:, :, 101] = relevant / 6.0
     x[:, :, 102] = near / 6.0
     x[:, :, 103] = longest / 6.0
-    return x.reshape(n, TD_INPUTS)
 
 
 class WeightsMismatchError(ValueError):
@@ -246,7 +252,9 @@ def encode_contact(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
     the opponent's)."""
     n = len(b)
     x = np.empty((n, CONTACT_INPUTS), dtype=np.float32)
-    x[:, :TD_INPUTS] = encode(b, prof)
+    td = x[:, :TD_INPUTS].reshape(n, 2, _BLOCK)
+    assert n == 0 or np.shares_memory(td, x)  # written in place, not into a copy
+    _encode_into(td, b, prof)
     counts = np.stack((b.mine, b.theirs), axis=1)
     x[:, TD_INPUTS:] = features.contact(counts, b.bar, prof).reshape(n, 2 * features.EXTRA)
     return x
