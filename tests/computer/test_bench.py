@@ -29,3 +29,27 @@ def test_a_level_the_rule_set_lacks_is_an_error(capsys, monkeypatch):
     with pytest.raises(SystemExit) as stop:
         main(["--rules", "nard", "--levels", "expert"])
     assert stop.value.code == 2 and "nard has no level expert" in capsys.readouterr().err
+
+
+def test_the_filter_bench_scores_each_setting_against_its_reference(capsys):
+    """``python -m bench.filters``: a line per setting, its agreement an interval that
+    holds it, the committed setting first; a setting as wide as the reference agrees."""
+    from bench import filters
+
+    wide = filters.Setting("as wide as the reference",
+                           (filters.Filter(99, 99.0), filters.Filter(3, 99.0)), 2)
+    filters.SETTINGS = (*filters.SETTINGS, wide)
+    try:
+        filters.main(["--rules", "backgammon", "--positions", "3", "--reference-keep", "3"])
+    finally:
+        filters.SETTINGS = filters.SETTINGS[:-1]
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("backgammon: 3 decisions (seed 1); reference: all plays")
+    rows = [re.match(r"(.+?) +([\d.]+) % \[([\d.]+), +([\d.]+)\] +([\d.]+) / +([\d.]+) "
+                     r"+([\d.]+) / +(\d+)$", line) for line in lines[2:]]
+    assert all(rows) and rows[0].group(1) == "committed"
+    for row in rows:
+        share, low, high = (float(row.group(k)) for k in (2, 3, 4))
+        assert low <= share <= high
+    assert rows[-1].group(1) == "as wide as the reference"
+    assert float(rows[-1].group(2)) == 100.0 and float(rows[-1].group(5)) == 0.0
