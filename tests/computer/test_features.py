@@ -19,23 +19,11 @@ from computer.network import (
 )
 from computer.search import Evaluator
 from computer.train import widen
+from tests.computer.util import one_board as board
 from tests.computer.util import sample_positions
 
 SHOTS, PIPS_LOST, BLOTS, ESCAPES, CLOSED, ANCHORS, BACK = range(7)
 MOBILITY = slice(7, 13)
-
-
-def board(mine: dict[int, int], theirs: dict[int, int], bar: tuple[int, int] = (0, 0),
-          ) -> Boards:
-    """One position seen by ``me``: ``mine`` on own points, ``theirs`` on the opponent's
-    own points (``q``), the rest of each side's 15 borne off."""
-    m, t = np.zeros((1, 24), np.int64), np.zeros((1, 24), np.int64)
-    for p, n in mine.items():
-        m[0, p - 1] = n
-    for q, n in theirs.items():
-        t[0, q - 1] = n
-    on = (sum(mine.values()) + bar[0], sum(theirs.values()) + bar[1])
-    return Boards(m, t, np.array([bar]), np.array([[15 - on[0], 15 - on[1]]]))
 
 
 def extras(rules: str, b: Boards, side: int = 0) -> np.ndarray:

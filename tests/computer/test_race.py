@@ -9,30 +9,20 @@ import pytest
 
 from computer import bearoff
 from computer.arena import make_player
-from computer.board import Boards, boards, profile
+from computer.board import boards, profile
 from computer.levels import load_net
 from computer.network import Net, WeightsMismatchError
 from computer.race import is_race, load_race_net, race_weights_path
 from computer.search import Evaluator
 from computer.train_race import race_game, train
 from nardy import RULESETS
+from tests.computer.util import one_board as board
 from tests.computer.util import sample_positions
 
 BEARING_OFF = [name for name in RULESETS if profile(name).bears_off]
 MIRRORED = next(n for n in BEARING_OFF if profile(n).numbering == "mirrored")
 ROTATED = next(n for n in BEARING_OFF if profile(n).numbering == "rotated")
 WITH_RACE_NET = [n for n in BEARING_OFF if race_weights_path(n).exists()]
-
-
-def board(mine: dict[int, int], theirs: dict[int, int], bar=(0, 0)) -> Boards:
-    m, t = np.zeros((1, 24), np.int64), np.zeros((1, 24), np.int64)
-    for p, n in mine.items():
-        m[0, p - 1] = n
-    for q, n in theirs.items():
-        t[0, q - 1] = n
-    b = np.array([bar], np.int64)
-    off = 15 - np.array([[m.sum() + bar[0], t.sum() + bar[1]]], np.int64)
-    return Boards(m, t, b, off)
 
 
 @pytest.mark.parametrize(("mine", "theirs", "bar", "race"), [

@@ -50,3 +50,17 @@ def general_boards(positions: Sequence[BoardPosition], me: Side) -> Boards:
         bar[i] = (pos.bar_of(me), pos.bar_of(them))
         off[i] = (pos.off_of(me), pos.off_of(them))
     return Boards(mine, theirs, bar, off)
+
+
+def one_board(mine: dict[int, int], theirs: dict[int, int], bar: tuple[int, int] = (0, 0),
+              ) -> Boards:
+    """One position seen by ``me``: ``mine`` on own points, ``theirs`` on the opponent's
+    own points (``q``), the rest of each side's 15 borne off."""
+    m, t = np.zeros((1, POINTS), np.int64), np.zeros((1, POINTS), np.int64)
+    for p, n in mine.items():
+        m[0, p - 1] = n
+    for q, n in theirs.items():
+        t[0, q - 1] = n
+    on = (sum(mine.values()) + bar[0], sum(theirs.values()) + bar[1])
+    return Boards(m, t, np.array([bar], np.int64),
+                  np.array([[15 - on[0], 15 - on[1]]], np.int64))

@@ -1,0 +1,70 @@
+"""The second training stage (computer/train_search.py): the network fitted to its own
+1-ply search on contact positions of its self-play games."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from computer import bearoff
+from computer.board import boards, profile
+from computer.levels import load_net
+from computer.network import Net, encoding
+from computer.race import is_race
+from computer.search import Evaluator
+from computer.train import widen
+from computer.train_search import contact_positions, fit, targets, train
+
+RULES = "backgammon"
+
+
+def small_net(seed: int = 2) -> Net:
+    return widen(Net.create(6, np.random.default_rng(seed), encoding(RULES, "td-signed24").n_inputs,
+                            encoding(RULES, "td-signed24").meta),
+                 encoding(RULES), 6, np.random.default_rng(seed))
+
+
+def test_only_contact_positions_are_kept():
+    found = contact_positions(RULES, load_net(RULES), 3, random.Random(4))
+    assert len(found) > 30
+    prof = profile(RULES)
+    for position, side in found:
+        b = boards(RULES, [position], side)
+        assert not is_race(b, prof)[0] and not bearoff.in_domain(b)[0]
+    assert found == contact_positions(RULES, load_net(RULES), 3, random.Random(4))
+
+
+def test_the_targets_are_the_one_ply_estimates_from_the_movers_side():
+    net = load_net(RULES)
+    found = contact_positions(RULES, net, 1, random.Random(5))[:20]
+    y = targets(RULES, net, found)
+    for (position, side), row in zip(found, y, strict=True):
+        expected = Evaluator(RULES, net, race=True).one_ply([position], side)[0]
+        assert np.allclose(row, expected, atol=1e-6)
+        assert abs(row[0] - 0.5) < 0.5
+
+
+def test_fitting_moves_the_network_towards_its_targets():
+    net = small_net()
+    found = contact_positions(RULES, load_net(RULES), 2, random.Random(6))
+    x = encoding(RULES).encode(boards(RULES, [p for p, _ in found if _ == 0], 0))
+    y = np.tile(np.array([0.9, 0.3, 0.02, 0.05, 0.01]), (len(x), 1))
+    first, last = fit(net, x, y, epochs=20, batch=32, rate=0.01, rng=np.random.default_rng(1))
+    assert last < first
+    assert abs(float(net.forward(x)[:, 0].mean()) - 0.9) < 0.1
+
+
+def test_the_stage_is_reproducible_and_logs_each_round():
+    runs = []
+    for _ in range(2):
+        log: list[str] = []
+        net = train(RULES, small_net(), rounds=2, games=2, seed=3, epochs=1, eval_games=2,
+                    log=log)
+        runs.append((net, log))
+    (a, log_a), (b, _) = runs
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+    assert [line.split()[0] for line in log_a] == ["round=1", "round=2"]
+    assert all("positions=" in line and "vs_start_0ply=" in line for line in log_a)
+    assert a.meta["search_rounds"] == "2" and a.meta["encoding"] == "contact-signed24"
+    assert not np.array_equal(a.w1, small_net().w1)
