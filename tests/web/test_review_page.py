@@ -6,6 +6,7 @@ until it is done."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -68,6 +69,12 @@ def test_marks_graph_best_play_luck_and_summary(open_page, make_user, no_queue):
     assert page.locator(f'#equity-graph circle.current[data-turn="{target}"]').count() == 1
     assert page.locator("#review-turn").get_attribute("data-turn") == str(target)
     assert "lost" in page.locator("#review-turn").inner_text()
+    # A 1-point match: no match-winning chance anywhere, the page as before them.
+    assert review["match"] is None and review["sides"][0]["mwc_lost"] is None
+    assert all(t["mwc_lost"] is None and t["played"]["mwc"] is None for t in turns.values())
+    assert "MWC" not in page.locator("#review").inner_text()
+    assert page.locator("#review-mwc-lost, #review-match").count() == 0
+    assert table.locator("tbody tr").count() == 7
     # The best play on request: the board before the turn, an arrow per step of it.
     best = turns[target]["best"][0]
     page.click("#review-best")
@@ -167,3 +174,109 @@ def test_stake_decisions_in_the_move_list(open_page, make_user, no_queue):
         "data-turn") == "3"
     for i, decision in enumerate(review["stakes"]):
         assert lines.nth(i).get_attribute("data-mark") == (decision["mark"] or "")
+
+
+PERCENT = r"(\d+\.\d+)\u00a0%"
+
+
+def mwc_text(word: str, best: str, top: str) -> str:
+    """The turn's MWC sentence: "MWC 48.1 % (best 51.3 %, −3.2)." or "MWC 51.3 % (the
+    best).", the words in the page's language."""
+    return rf"{word} {PERCENT} \((?:{best} {PERCENT}, \u2212(\d+\.\d+)|{top})\)\."
+
+
+def near(shown: str, value: float) -> bool:
+    """A percentage as the page writes it (1 decimal, 2 under 0.05) against the API's 0..1."""
+    digits = len(shown.split(".")[1])
+    return abs(float(shown) - 100 * value) <= 0.51 * 10 ** -digits
+
+
+def test_match_winning_chances_in_a_longer_match(open_page, make_user, no_queue):
+    """A game of a 3-point match: each side's MWC lost in the summary, the match's score,
+    and each turn's MWC — the play made's, the best one's and what was lost — in words,
+    in English and in Russian (figures checked against the API's, not fixed values: the
+    computer's weights may change)."""
+    from tests.games.test_record_round_trip import _play_randomly
+    from tests.web.test_i18n import untranslated
+
+    user = make_user("alice")
+    match = _play_randomly(user, "long_nardy", 5, length=3)
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    page = open_page(1280, 1000)
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]
+    assert review["match"]["length"] == 3 and review["match"]["need"] == [3, 3]
+    assert page.locator("#review-match").inner_text() == (
+        "Match to 3 points: White needs 3, Black 3.")
+    row = page.locator("#review-table #review-mwc-lost")
+    assert row.locator("th").inner_text() == "MWC lost"
+    for i, colour in enumerate(("white", "black")):
+        shown = re.fullmatch(PERCENT, row.locator(f'td[data-side="{colour}"]').inner_text())
+        assert shown, row.inner_text()
+        assert near(shown.group(1), review["sides"][i]["mwc_lost"])
+    english = mwc_text("MWC", "best", "the best")
+    turns = {t["number"]: t for t in review["turns"]}
+    moves = [t for t in turns.values() if t["kind"] == "move"]
+    lost = max(moves, key=lambda t: t["mwc_lost"])
+    assert lost["mwc_lost"] > 0, "a game played at random loses match-winning chance"
+    best = next((t for t in moves if t["mwc_lost"] == 0), None)
+    other = next((t for t in turns.values() if t["kind"] != "move"), None)
+    for t in (lost, best, other):
+        if t is None:
+            continue
+        page.locator(f'#equity-graph circle[data-turn="{t["number"]}"]').click()
+        at_index(page, t["number"])
+        text = page.locator("#review-turn").inner_text()
+        if t["kind"] != "move":
+            found = re.search(rf"MWC {PERCENT}\. Luck of the roll", text)
+            assert found, text
+            assert near(found.group(1), t["played"]["mwc"])
+            continue
+        found = re.search(english, text)
+        assert found and text.index(found.group(0)) < text.index("Luck of the roll"), text
+        assert near(found.group(1), t["played"]["mwc"])
+        if t["mwc_lost"] > 0:
+            assert near(found.group(2), t["best_mwc"]) and near(found.group(3), t["mwc_lost"])
+        else:
+            assert found.group(2) is None and "(the best)" in found.group(0)
+    shot(page, "review-match")
+
+    russian = open_page(1280, 1000, locale="ru-RU")
+    open_replay(russian, match.pk)
+    russian.wait_for_selector("#review-table")
+    assert russian.locator("#review-match").inner_text() == (
+        "Матч до 3 очков: белым нужно 3, чёрным — 3.")
+    assert russian.locator("#review-mwc-lost th").inner_text() == "Потеря шанса на матч"
+    russian.locator(f'#equity-graph circle[data-turn="{lost["number"]}"]').click()
+    at_index(russian, lost["number"])
+    text = russian.locator("#review-turn").inner_text()
+    assert re.search(mwc_text("Шанс выиграть матч", "при лучшем ходе", "наибольший"),
+                     text), text
+    assert untranslated(russian, {"API", "JSON", "alice", "English", "Enter", "Home", "End",
+                                  "Backspace"}) == []
+
+
+def test_the_crawford_game_is_named(open_page, make_user, no_queue):
+    """A 3-point match with stakes (S7): its second game, a side 1 away, is the Crawford
+    game; the first is not."""
+    from tests.games.test_record_round_trip import _play_randomly
+
+    user = make_user("alice")
+    match = _play_randomly(user, "backgammon", 3, length=3, stakes="cube")
+    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert analysis_service.run_analysis(analysis.pk) == "done"
+    page = open_page()
+    games = api_get(page, f"matches/{match.pk}/analysis/")["games"]
+    assert [g["match"]["after_crawford"] for g in games] == [False, True], games
+    need = games[1]["match"]["need"]
+    open_replay(page, match.pk, 2)
+    page.wait_for_selector("#review-table")
+    assert page.locator("#review-match").inner_text() == (
+        f"Match to 3 points: White needs {need[0]}, Black {need[1]}. Crawford game.")
+    open_replay(page, match.pk, 1)
+    page.wait_for_function("() => document.querySelector('#review-match') && !document"
+                           ".querySelector('#review-match').textContent.includes('Crawford')")
+    assert page.locator("#review-match").inner_text() == (
+        "Match to 3 points: White needs 3, Black 3.")

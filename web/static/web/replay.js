@@ -42,6 +42,15 @@ const KIND_NAMES = { forced: _("forced"), pass: _("pass") };
 const CHOICES = { offer: _("offer"), no_offer: _("no offer"), accept: _("accept"),
                   refuse: _("refuse") };
 const signed = (x, digits = 3) => (x >= 0 ? "+" : "\u2212") + Math.abs(x).toFixed(digits);
+// Match-winning chances (a game of a match longer than 1 point): the review's 0..1 as
+// a percentage, "48.1 %" (a loss under 0.05 points as "0.04 %", not "0.0 %"); the
+// fields are null in a 1-point match and absent from older reviews.
+const hasMwc = (x) => typeof x === "number";
+const percentOf = (x) => {
+  const p = 100 * x;
+  return p > 0 && p < 0.05 ? p.toFixed(2) : p.toFixed(1);
+};
+const percent = (x) => `${percentOf(x)}\u00a0%`;
 
 /** A step of the review ("24/18", "bar/22", "3/off(5)", "13/7*") as {from, to}. */
 export function parseStep(text) {
@@ -212,7 +221,8 @@ export function openReplay(matchId, number) {
       .map((st) => stepText(viewed(st, t.side))).join(" ") : "—");
     const luck = f(_("Luck of the roll %(luck)s."), { luck: signed(r.luck) });
     if (r.kind !== "move") {
-      return `${r.kind === "pass" ? _("No legal move.") : _("A forced move.")} ${luck}`;
+      return [r.kind === "pass" ? _("No legal move.") : _("A forced move."), mwcText(r), luck]
+        .filter(Boolean).join(" ");
     }
     const best = r.best[0];
     const text = r.loss > 0
@@ -221,7 +231,21 @@ export function openReplay(matchId, number) {
         besteq: signed(best.equity), loss: r.loss.toFixed(3) })
       : f(_("Played %(played)s (%(eq)s): the best play."),
           { played: write(r.played), eq: signed(r.played.equity) });
-    return [text, r.mark ? cap(MARK_NAMES[r.mark]) + "." : "", luck].filter(Boolean).join(" ");
+    return [text, r.mark ? cap(MARK_NAMES[r.mark]) + "." : "", mwcText(r), luck]
+      .filter(Boolean).join(" ");
+  }
+
+  /** "MWC 48.1 % (best 51.3 %, −3.2)." — the mover's match-winning chance after the
+   *  play made, and after the best play by it with what the play made lost; "" when the
+   *  review has none (a 1-point match). */
+  function mwcText(r) {
+    if (!hasMwc(r.played.mwc)) return "";
+    const mwc = percent(r.played.mwc);
+    if (r.kind !== "move") return f(_("MWC %(mwc)s."), { mwc });
+    return r.mwc_lost > 0 && hasMwc(r.best_mwc)
+      ? f(_("MWC %(mwc)s (best %(best)s, %(lost)s)."),
+          { mwc, best: percent(r.best_mwc), lost: `\u2212${percentOf(r.mwc_lost)}` })
+      : f(_("MWC %(mwc)s (the best)."), { mwc });
   }
 
   function renderHeader() {
@@ -318,12 +342,28 @@ export function openReplay(matchId, number) {
     graphBox.append(svg);
   }
 
+  /** "Match to 5 points: White needs 3, Black 5. Crawford game." — the score the
+   *  game's MWC are read at; "" without one (a 1-point match, an older review). */
+  function matchText() {
+    const m = review && review.match;
+    if (!m) return "";
+    const text = ngettext("Match to %(count)s point: White needs %(white)s, Black %(black)s.",
+                          "Match to %(count)s points: White needs %(white)s, Black %(black)s.",
+                          m.length, { white: m.need[0], black: m.need[1] });
+    if (!m.crawford || !m.after_crawford) return text;
+    // The Crawford game is the first game after the one that brought a side to 1 away.
+    const before = analysis.games.find((g) => g.game === number - 1);
+    const later = Boolean(before && before.match && before.match.after_crawford);
+    return `${text} ${later ? _("Post-Crawford.") : _("Crawford game.")}`;
+  }
+
   function renderSummary() {
     summary.replaceChildren();
     if (!review) return;
-    const row = (label, fn) => h("tr", {}, h("th", { scope: "row" }, label),
-                                 ...review.sides.map((s, i) => h("td", {
-                                   "data-side": SIDES[i] }, fn(s))));
+    const row = (label, fn, attrs = {}) => h("tr", attrs, h("th", { scope: "row" }, label),
+      ...review.sides.map((s, i) => h("td", { "data-side": SIDES[i] }, fn(s))));
+    const score = matchText();
+    if (score) summary.append(h("p", { class: "review-match", id: "review-match" }, score));
     summary.append(h("table", { class: "review-table", id: "review-table" },
       h("caption", {}, f(_("Summary (%(depth)s-ply)"), { depth: review.depth })),
       h("thead", {}, h("tr", {}, h("th", {}, ""), ...SIDES.map((c) => h("th", { scope: "col" },
@@ -335,7 +375,10 @@ export function openReplay(matchId, number) {
         row(_("Inaccuracies"), (s) => s.marks.inaccuracy || 0),
         row(_("Mistakes"), (s) => s.marks.mistake || 0),
         row(_("Blunders"), (s) => s.marks.blunder || 0),
-        row(_("Luck"), (s) => signed(s.luck, 2)))),
+        row(_("Luck"), (s) => signed(s.luck, 2)),
+        review.sides.some((s) => hasMwc(s.mwc_lost))
+          ? row(_("MWC lost"), (s) => (hasMwc(s.mwc_lost) ? percent(s.mwc_lost) : ""),
+                { id: "review-mwc-lost" }) : null)),
       h("p", { class: "luck-adjusted" }, f(_("Result for White %(result)s; luck-adjusted "
                                              + "%(adjusted)s."),
         { result: signed(review.result, 2), adjusted: signed(review.luck_adjusted, 2) })));
