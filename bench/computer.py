@@ -16,9 +16,11 @@ import argparse
 import random
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from computer.board import ruleset
-from computer.levels import LEVELS, levels_for, picker
+from computer.levels import LEARNED, LEVELS, levels_for, picker
+from computer.network import Net
 from nardy import DEFAULT_RULES, BoardPlay, Side
 
 
@@ -56,7 +58,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="network,strong,expert",
                         help="comma-separated, of: " + ", ".join(LEVELS))
+    parser.add_argument("--weights", type=Path, default=None,
+                        help="the learned levels' network (default the committed one; "
+                             "played with the committed race network, as the arena does)")
     args = parser.parse_args(argv)
+    net = Net.load(args.weights, args.rules) if args.weights is not None else None
     wanted = [name for name in args.levels.split(",") if name]
     known = levels_for(args.rules)
     missing = [name for name in wanted if name not in known]
@@ -67,7 +73,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.rules}: {len(sample)} decisions from heuristic self-play (seed {args.seed}), "
           f"{plays_each:.1f} legal plays each on average")
     for level in wanted:
-        choose = picker(args.rules, level)
+        learned = net is not None and level in LEARNED
+        choose = picker(args.rules, level, net=net if learned else None,
+                        race=True if learned else None)
         choose(*sample[0])  # warm-up: the weights loaded, the caches built
         cpu: list[float] = []
         wall: list[float] = []

@@ -15,6 +15,7 @@ import random
 import numpy as np
 import pytest
 
+from computer import features
 from computer.board import (
     boards,
     packed_boards,
@@ -26,7 +27,15 @@ from computer.board import (
 )
 from computer.heuristic import blocks
 from computer.levels import load_net, picker
-from computer.network import TD_INPUTS, Net, encode, equity, flip, outcome_vector
+from computer.network import (
+    CONTACT_INPUTS,
+    TD_INPUTS,
+    Net,
+    encode,
+    equity,
+    flip,
+    outcome_vector,
+)
 from computer.search import (
     EXPERT_FILTERS,
     ROLLS,
@@ -76,7 +85,12 @@ class Reference:
         self.prof, self.reply_filter = profile(rules), reply_filter
 
     def static(self, positions, me):
-        probs = self.net.forward(reference_encode(general_boards(positions, me), self.prof))
+        b = general_boards(positions, me)
+        x = reference_encode(b, self.prof)
+        if self.net.n_inputs == CONTACT_INPUTS:  # the contact features (test_features.py)
+            extra = features.contact(np.stack((b.mine, b.theirs), axis=1), b.bar, self.prof)
+            x = np.concatenate([x, extra.reshape(len(b), -1)], axis=1)
+        probs = self.net.forward(x)
         for i, position in enumerate(positions):
             outcome = self.rs.outcome(position)
             if outcome is not None:
