@@ -32,7 +32,7 @@ from nardy import DEFAULT_RULES
 from . import bearoff
 from .board import Boards, profile
 from .levels import load_net, picker
-from .match import play_game
+from .match import paired_share
 from .network import N_OUTPUTS, FloatArray, Inputs, Net, net_encoding
 from .race import is_race, race_weights_path
 from .train import _targets, greedy_game
@@ -77,13 +77,7 @@ def score(rules: str, race: Net, games: int, seed: int) -> float:
     pair of games on the same dice, colours swapped)."""
     mine = picker(rules, "network", race=race)
     theirs = picker(rules, "network", race=False)
-    won = 0
-    for g in range(games):
-        rng = random.Random(seed * 100_003 + g // 2)
-        me = g % 2
-        white, black = (mine, theirs) if me == 0 else (theirs, mine)
-        won += play_game(rules, white, black, rng, starter=0).outcome.winner == me
-    return won / games
+    return paired_share(rules, mine, theirs, games, seed)
 
 
 def train(rules: str, games: int, seed: int, lam: float = 0.7, rate: float = 0.002,

@@ -40,7 +40,7 @@ from nardy import DEFAULT_RULES, BoardPosition, Side
 from . import bearoff
 from .board import boards, profile, ruleset
 from .levels import WEIGHTS_DIR, picker
-from .match import MAX_TURNS, first_dice, play_game
+from .match import MAX_TURNS, first_dice, paired_share
 from .network import Net, equity, net_encoding
 from .race import is_race
 from .search import Evaluator
@@ -110,13 +110,7 @@ def score(rules: str, net: Net, start: Net, games: int, seed: int) -> float:
     """The share of 0-ply games ``net`` wins against ``start`` (pairs on the same dice)."""
     mine = picker(rules, "network", net=net, race=True)
     theirs = picker(rules, "network", net=start, race=True)
-    won = 0
-    for g in range(games):
-        rng = random.Random(seed * 100_003 + g // 2)
-        me = g % 2
-        white, black = (mine, theirs) if me == 0 else (theirs, mine)
-        won += play_game(rules, white, black, rng, starter=0).outcome.winner == me
-    return won / games
+    return paired_share(rules, mine, theirs, games, seed)
 
 
 def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: int = 3,
