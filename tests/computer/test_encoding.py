@@ -222,7 +222,8 @@ def test_loading_weights_of_another_encoding_is_refused(tmp_path):
     path = _copy_with_meta(tmp_path, "backgammon",
                            lambda meta: meta.update(encoding_fingerprint="0123456789abcdef"))
     with pytest.raises(WeightsMismatchError, match=re.escape(
-            "encoding td-signed24 (0123456789abcdef); backgammon now encodes")):
+            "encoding contact-signed24 (0123456789abcdef); backgammon now encodes "
+            "contact-signed24")):
         network.Net.load(path, "backgammon")
     path = _copy_with_meta(tmp_path, "backgammon", lambda meta: meta.update(encoding="td-v0"))
     with pytest.raises(WeightsMismatchError, match="encoding td-v0"):
