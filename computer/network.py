@@ -23,6 +23,13 @@ in that side's own numbering:
   has to pass, those within six in front of its rearmost checker, and the longest run
   of them, each / 6.
 
+**Contact encoding** (:func:`encode_contact`, ``contact-signed24``, :data:`CONTACT_INPUTS`
+= 234): the TD encoding's 208 inputs followed by :data:`computer.features.EXTRA` contact
+features a side (shots, pips lost, blots, escapes, closed points, anchors, back checkers,
+mobility per die; :mod:`computer.features`). A layout's encodings are listed by name in
+:data:`ENCODINGS` (the last is the current one); a network is read by the one its meta
+names (:func:`net_encoding`).
+
 **Network**: the encoding's inputs → ``hidden`` tanh units → :data:`N_OUTPUTS` sigmoid outputs,
 the mover's probabilities of: winning, winning 2+ points (mars/gammon), winning 3
 (koks/backgammon), losing 2+, losing 3. Trained by TD(λ) self-play
