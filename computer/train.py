@@ -160,7 +160,7 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
           rate: float = 0.005, final_rate: float = 0.002, report: int = 1000,
           eval_games: int = 100, log: list[str] | None = None,
           max_seconds: float | None = None, stop_after: int | None = None,
-          checkpoint: Callable[[Net, int], None] | None = None,
+          checkpoint: Callable[[Net], None] | None = None,
           init: Net | None = None) -> Net:
     """Train a new network for ``rules`` by ``games`` self-play games (see the module
     docstring); progress lines are printed and appended to ``log``. With
@@ -168,9 +168,9 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
     ``meta["games"]`` say after how many games, and ``stop_after`` (``--stop-after``)
     with that number repeats the run exactly (the rate schedule still runs over
     ``games``). ``checkpoint`` is
-    called with the network and the games so far at each report. ``init``: start from
-    this network (:func:`widen`ed to the current encoding and ``hidden``) instead of
-    random weights."""
+    called with the network at each report (its ``meta["games"]`` the games so far).
+    ``init``: start from this network (:func:`widen`ed to the current encoding and
+    ``hidden``) instead of random weights."""
     enc = encoding(rules)
     if init is not None:
         net = widen(init, enc, hidden, np.random.default_rng(seed))
@@ -208,7 +208,7 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
             abandoned = 0
             if checkpoint is not None:
                 net.meta.update({"games": str(game)})
-                checkpoint(net, game)
+                checkpoint(net)
             timed_out = max_seconds is not None and elapsed > max_seconds
             if (timed_out or (stop_after is not None and game >= stop_after)) and game < games:
                 why = "time cap" if timed_out else "--stop-after"
@@ -222,6 +222,47 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
                      "hidden": str(hidden), "lambda": str(lam), "rate": str(rate),
                      "final_rate": str(final_rate)})
     return net
+
+
+def weights_digest(path: Path) -> str:
+    """The first 16 hex digits of the SHA-256 of a weights file: how a log names the
+    network a run started from."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def describe_start(path: Path, net: Net) -> str:
+    """``NAME sha256=… (ENCODING, H hidden, G games)``: a start network in a log's header."""
+    return (f"{path.name} sha256={weights_digest(path)} ({net.meta.get('encoding')}, "
+            f"{net.hidden} hidden, {net.meta.get('games', '?')} games)")
+
+
+class TrainingLog:
+    """One training command's log and weights file: the command and ``header`` lines
+    first (printed at once), the progress lines the training appends to :attr:`lines`,
+    and a last "done in" line. :meth:`save` writes the weights and the log beside them
+    (the checkpoint at each report); :meth:`finish` the final ones. Every training
+    command (``computer.train``, ``computer.train_race``, ``computer.train_search``)
+    keeps its log this way, so each weights file has the log that reproduces it."""
+
+    def __init__(self, prog: str, argv: list[str] | None, header: list[str], out: Path,
+                 log_path: Path | None = None) -> None:
+        self.out = out
+        self.log_path = log_path or out.with_suffix(".log")
+        command = f"python -m {prog} " + " ".join(argv if argv is not None else sys.argv[1:])
+        self.lines = [f"# {command}", *header]
+        self.started = time.perf_counter()
+        print("\n".join(self.lines), flush=True)
+
+    def save(self, net: Net) -> None:
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        net.save(self.out)
+        self.log_path.write_text("\n".join(self.lines) + "\n")
+
+    def finish(self, net: Net) -> None:
+        self.lines.append(f"# done in {time.perf_counter() - self.started:.0f}s; "
+                          f"weights: {self.out.name}")
+        self.save(net)
+        print(self.lines[-1])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -248,36 +289,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log", type=Path, default=None,
                         help="log file (default: the weights file with .log)")
     args = parser.parse_args(argv)
-    out = args.out or WEIGHTS_DIR / f"{args.rules}.npz"
-    log_path = args.log or out.with_suffix(".log")
-    command = "python -m computer.train " + " ".join(argv if argv is not None else sys.argv[1:])
     init = Net.load(args.init, args.rules) if args.init is not None else None
-    lines = [f"# {command}",
-             f"# rules={args.rules} games={args.games} seed={args.seed} hidden={args.hidden} "
-             f"lambda={args.lam} rate={args.rate}->{args.final_rate} "
-             f"eval: 0-ply vs heuristic over {args.eval_games} games every {args.report}"]
-    if init is not None:
-        digest = hashlib.sha256(args.init.read_bytes()).hexdigest()[:16]
-        lines.append(f"# init={args.init.name} sha256={digest} ({init.meta.get('encoding')}, "
-                     f"{init.hidden} hidden, {init.meta.get('games', '?')} games)")
-    print("\n".join(lines), flush=True)
-    started = time.perf_counter()
-
-    def checkpoint(net: Net, game: int) -> None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        net.save(out)
-        log_path.write_text("\n".join(lines) + "\n")
-
+    header = [f"# rules={args.rules} games={args.games} seed={args.seed} hidden={args.hidden} "
+              f"lambda={args.lam} rate={args.rate}->{args.final_rate} "
+              f"eval: 0-ply vs heuristic over {args.eval_games} games every {args.report}"]
+    if init is not None and args.init is not None:
+        header.append(f"# init={describe_start(args.init, init)}")
+    log = TrainingLog("computer.train", argv, header,
+                      args.out or WEIGHTS_DIR / f"{args.rules}.npz", args.log)
     net = train(args.rules, args.games, args.seed, args.hidden, args.lam, args.rate,
-                args.final_rate, args.report, args.eval_games, lines,
+                args.final_rate, args.report, args.eval_games, log.lines,
                 None if args.max_minutes is None else 60 * args.max_minutes, args.stop_after,
-                checkpoint, init)
-    lines.append(f"# done in {time.perf_counter() - started:.0f}s; weights: {out.name}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    net.save(out)
-    log_path.write_text("\n".join(lines) + "\n")
-    print(lines[-1])
-
+                log.save, init)
+    log.finish(net)
 
 if __name__ == "__main__":
     main()

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +35,7 @@ from .levels import load_net, picker
 from .match import paired_share
 from .network import N_OUTPUTS, FloatArray, Inputs, Net, net_encoding
 from .race import is_race, race_weights_path
-from .train import _targets, greedy_game
+from .train import TrainingLog, _targets, greedy_game
 
 
 def race_game(rules: str, contact: Net, race: Net, rng: random.Random, lam: float,
@@ -82,7 +82,8 @@ def score(rules: str, race: Net, games: int, seed: int) -> float:
 
 def train(rules: str, games: int, seed: int, lam: float = 0.7, rate: float = 0.002,
           final_rate: float = 0.0005, report: int = 1000, eval_games: int = 200,
-          log: list[str] | None = None, out: Path | None = None) -> Net:
+          log: list[str] | None = None,
+          checkpoint: Callable[[Net], None] | None = None) -> Net:
     contact = load_net(rules)
     race = Net(contact.w1.copy(), contact.b1.copy(), contact.w2.copy(), contact.b2.copy(),
                {**net_encoding(rules, contact).meta, "class": "race"})
@@ -109,10 +110,9 @@ def train(rules: str, games: int, seed: int, lam: float = 0.7, rate: float = 0.0
             lines.append(line)
             turns = rows = 0
             loss = 0.0
-            if out is not None:
+            if checkpoint is not None:
                 race.meta.update({"games": str(game)})
-                race.save(out)
-                out.with_suffix(".log").write_text("\n".join(lines) + "\n")
+                checkpoint(race)
     race.meta.update({"games": str(games), "seed": str(seed), "lambda": str(lam),
                       "rate": str(rate), "final_rate": str(final_rate),
                       "start": "the contact network"})
@@ -134,24 +134,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not profile(args.rules).bears_off:
         parser.error(f"{args.rules} does not bear off: no race class")
-    out = args.out or race_weights_path(args.rules)
-    log_path = out.with_suffix(".log")
-    command = "python -m computer.train_race " + " ".join(
-        argv if argv is not None else sys.argv[1:])
-    lines = [f"# {command}",
-             f"# rules={args.rules} games={args.games} seed={args.seed} lambda={args.lam} "
-             f"rate={args.rate}->{args.final_rate}; eval: 0-ply with vs without the race "
-             f"network over {args.eval_games} games every {args.report}"]
-    print("\n".join(lines), flush=True)
-    started = time.perf_counter()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    log = TrainingLog(
+        "computer.train_race", argv,
+        [f"# rules={args.rules} games={args.games} seed={args.seed} lambda={args.lam} "
+         f"rate={args.rate}->{args.final_rate}; eval: 0-ply with vs without the race "
+         f"network over {args.eval_games} games every {args.report}"],
+        args.out or race_weights_path(args.rules))
     net = train(args.rules, args.games, args.seed, args.lam, args.rate, args.final_rate,
-                args.report, args.eval_games, lines, out)
-    lines.append(f"# done in {time.perf_counter() - started:.0f}s; weights: {out.name}")
-    net.save(out)
-    log_path.write_text("\n".join(lines) + "\n")
-    print(lines[-1])
-
+                args.report, args.eval_games, log.lines, log.save)
+    log.finish(net)
 
 if __name__ == "__main__":
     main()

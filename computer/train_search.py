@@ -27,10 +27,9 @@ writes the same weights on the same machine.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import random
-import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +43,7 @@ from .match import MAX_TURNS, first_dice, paired_share
 from .network import Net, equity, net_encoding
 from .race import is_race
 from .search import Evaluator
+from .train import TrainingLog, describe_start
 
 
 def contact_positions(rules: str, net: Net, games: int, rng: random.Random,
@@ -115,7 +115,8 @@ def score(rules: str, net: Net, start: Net, games: int, seed: int) -> float:
 
 def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: int = 3,
           batch: int = 128, rate: float = 0.001, eval_games: int = 400,
-          log: list[str] | None = None, out: Path | None = None) -> Net:
+          log: list[str] | None = None,
+          checkpoint: Callable[[Net], None] | None = None) -> Net:
     enc = net_encoding(rules, start)
     net = Net(start.w1.copy(), start.b1.copy(), start.w2.copy(), start.b2.copy(),
               dict(start.meta))
@@ -139,9 +140,8 @@ def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: in
         print(line, flush=True)
         lines.append(line)
         net.meta.update({"search_rounds": str(r)})
-        if out is not None:
-            net.save(out)
-            out.with_suffix(".log").write_text("\n".join(lines) + "\n")
+        if checkpoint is not None:
+            checkpoint(net)
     net.meta.update({"search_rounds": str(rounds), "search_games": str(games),
                      "search_seed": str(seed), "search_epochs": str(epochs),
                      "search_rate": str(rate)})
@@ -166,26 +166,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     start_path = args.start or WEIGHTS_DIR / f"{args.rules}.npz"
     start = Net.load(start_path, args.rules)
-    out = args.out or WEIGHTS_DIR / f"{args.rules}.npz"
-    command = "python -m computer.train_search " + " ".join(
-        argv if argv is not None else sys.argv[1:])
-    digest = hashlib.sha256(start_path.read_bytes()).hexdigest()[:16]
-    lines = [f"# {command}",
-             f"# start={start_path.name} sha256={digest} ({start.meta.get('encoding')}, "
-             f"{start.hidden} hidden, {start.meta.get('games', '?')} TD games); rounds="
-             f"{args.rounds} games/round={args.games} epochs={args.epochs} batch={args.batch} "
-             f"rate={args.rate} seed={args.seed}; eval: 0-ply vs the start over "
-             f"{args.eval_games} games"]
-    print("\n".join(lines), flush=True)
-    started = time.perf_counter()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    log = TrainingLog(
+        "computer.train_search", argv,
+        [f"# start={describe_start(start_path, start)}; rounds={args.rounds} "
+         f"games/round={args.games} epochs={args.epochs} batch={args.batch} "
+         f"rate={args.rate} seed={args.seed}; eval: 0-ply vs the start over "
+         f"{args.eval_games} games"],
+        args.out or WEIGHTS_DIR / f"{args.rules}.npz")
     net = train(args.rules, start, args.rounds, args.games, args.seed, args.epochs,
-                args.batch, args.rate, args.eval_games, lines, out)
-    lines.append(f"# done in {time.perf_counter() - started:.0f}s; weights: {out.name}")
-    net.save(out)
-    out.with_suffix(".log").write_text("\n".join(lines) + "\n")
-    print(lines[-1])
-
+                args.batch, args.rate, args.eval_games, log.lines, log.save)
+    log.finish(net)
 
 if __name__ == "__main__":
     main()

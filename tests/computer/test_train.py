@@ -113,3 +113,24 @@ def test_a_short_training_run_learns_who_is_winning():
                           rate=0.01, final_rate=0.005))
     assert len(samples) == 240
     assert trained >= 0.8 and trained >= untrained + 0.15, (untrained, trained)
+
+
+def test_a_warm_start_is_named_in_the_log_by_its_digest(tmp_path):
+    """``--init``: the log's header names the start network by the SHA-256 of its file,
+    and each report's checkpoint leaves weights and log that agree."""
+    import hashlib
+
+    from computer.train import weights_digest
+
+    start = tmp_path / "start.npz"
+    train("long_nardy", 2, seed=3, hidden=8, report=2, eval_games=0).save(start)
+    out = tmp_path / "warm.npz"
+    main(["--rules", "long_nardy", "--games", "4", "--seed", "1", "--report", "2",
+          "--eval-games", "0", "--hidden", "10", "--init", str(start), "--out", str(out)])
+    digest = hashlib.sha256(start.read_bytes()).hexdigest()[:16]
+    assert weights_digest(start) == digest
+    log = (tmp_path / "warm.log").read_text().splitlines()
+    assert log[2] == f"# init=start.npz sha256={digest} (contact-signed24, 8 hidden, 2 games)"
+    assert log[-1].startswith("# done in ") and log[-1].endswith("weights: warm.npz")
+    net = Net.load(out, "long_nardy")
+    assert net.hidden == 10 and net.meta["games"] == "4"

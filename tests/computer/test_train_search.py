@@ -68,3 +68,19 @@ def test_the_stage_is_reproducible_and_logs_each_round():
     assert all("positions=" in line and "vs_start_0ply=" in line for line in log_a)
     assert a.meta["search_rounds"] == "2" and a.meta["encoding"] == "contact-signed24"
     assert not np.array_equal(a.w1, small_net().w1)
+
+
+def test_the_command_logs_its_start_and_rounds(tmp_path):
+    from computer.train import weights_digest
+    from computer.train_search import main
+
+    start, out = tmp_path / "start.npz", tmp_path / "fitted.npz"
+    small_net().save(start)
+    main(["--rules", RULES, "--start", str(start), "--rounds", "1", "--games", "1",
+          "--epochs", "1", "--eval-games", "0", "--out", str(out)])
+    log = out.with_suffix(".log").read_text().splitlines()
+    assert log[0].startswith("# python -m computer.train_search --rules backgammon")
+    assert log[1].startswith(f"# start=start.npz sha256={weights_digest(start)} "
+                             "(contact-signed24, 6 hidden, ")
+    assert log[2].startswith("round=1 ") and log[3].startswith("# done in ")
+    assert Net.load(out, RULES).meta["search_rounds"] == "1"
