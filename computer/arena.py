@@ -14,11 +14,22 @@ Prints ``A``'s share of games won with its 95 % Wilson interval, ``A``'s points 
 game (marses, gammons, koks and backgammons counting, R29/H15), how many of each
 side's wins were worth 2 or more and 3 points, each side's time per move (mean, p95,
 max; moves with a single legal play are not asked, not timed) and the elapsed time.
+
+``--record FILE`` keeps every game's result (and its decision times) in ``FILE``, one
+JSON line a game after a first line naming the setup (rules, players, seed and the
+SHA-256 of each learned player's weights file): a run that stops (a deadline, a
+session's end) is taken up again by the same command, which plays only the games the
+file lacks, and the report covers them all. A file written for another setup is refused
+— a 1,000-game measurement can be spread over several sittings, never mixed::
+
+    python -m computer arena expert expert --rules short_nardy --games 1000 \
+        --b-weights computer/weights/previous/short_nardy.npz --record sn-expert.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import multiprocessing.util
@@ -38,7 +49,7 @@ from .board import ruleset
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
 from .levels import LEARNED, LEVELS, UnknownLevelError, levels_for, picker, weights_path
 from .match import MAX_TURNS, first_dice
-from .network import Net, WeightsMismatchError
+from .network import Net, WeightsMismatchError, weights_digest
 
 GNUBG = "gnubg"
 NO_DB = "-nodb"
@@ -265,6 +276,19 @@ class Setup:
     def weights_of(self, player: str) -> Path | None:
         return self.b_weights if player == "b" and self.b_weights is not None else self.weights
 
+    def header(self) -> dict[str, object]:
+        """What a record file's first line says: the setup, with each learned player's
+        network named by its file's digest (the committed file when none was given)."""
+        digests: dict[str, str | None] = {}
+        for player, name in (("a", self.a), ("b", self.b)):
+            path = self.weights_of(player)
+            if _level(name)[0] not in LEARNED:
+                digests[player] = None
+            else:
+                digests[player] = weights_digest(path or weights_path(self.rules))
+        return {"arena": 1, "rules": self.rules, "a": self.a, "b": self.b, "seed": self.seed,
+                "a_weights": digests["a"], "b_weights": digests["b"]}
+
 
 class _Worker:
     """The two players of one process, kept for all the games it plays."""
@@ -308,44 +332,100 @@ def _play_in_worker(index: int) -> tuple[Game, tuple[list[float], list[float]]]:
     return _worker.play(index)
 
 
-def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False) -> Tally:
+Result = tuple[Game, tuple[list[float], list[float]]]
+
+
+def read_record(path: Path, setup: Setup) -> list[Result]:
+    """The games a record file holds (see the module docstring). Raises
+    :class:`ArenaError` when it was written for another setup or is not a record."""
+    lines = path.read_text().splitlines()
+    if not lines:
+        return []
+    try:
+        header = json.loads(lines[0])
+        games = [json.loads(line) for line in lines[1:] if line.strip()]
+        results = [(Game(g["index"], g["a_side"], g["winner"], g["points"], g["turns"]),
+                     (list(g["times"][0]), list(g["times"][1]))) for g in games]
+    except (ValueError, KeyError, TypeError, IndexError):
+        raise ArenaError(f"{path} is not an arena record") from None
+    if header != setup.header():
+        raise ArenaError(f"{path} records another setup ({json.dumps(header)}); this one is "
+                         f"{json.dumps(setup.header())}")
+    return results
+
+
+def _record_line(result: Result) -> str:
+    game, times = result
+    return json.dumps({"index": game.index, "a_side": game.a_side, "winner": game.winner,
+                       "points": game.points, "turns": game.turns,
+                       "times": [[round(t, 6) for t in side] for side in times]})
+
+
+def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False,
+        record: Path | None = None) -> Tally:
     """Play games ``0 .. games - 1``, in this process (``jobs=1``) or spread over
-    ``jobs`` worker processes. Raises :class:`ArenaError` for a player that cannot be
-    set up, :class:`~computer.gnubg.GnubgError` when gnubg fails."""
+    ``jobs`` worker processes; with ``record``, only those the record file lacks, each
+    appended to it as it ends (the tally has them all). Raises :class:`ArenaError` for a
+    player that cannot be set up or a record of another setup,
+    :class:`~computer.gnubg.GnubgError` when gnubg fails."""
     for player, name in (("a", setup.a), ("b", setup.b)):
         check_player(setup.rules, name, setup.weights_of(player))
     if games < 1 or jobs < 1:
         raise ArenaError("--games and --jobs must be at least 1")
     tally = Tally()
+    recorded = read_record(record, setup) if record is not None and record.exists() else []
+    for result in recorded:
+        if result[0].index < games:
+            tally.add(*result)
+    have = {g.index for g in tally.games}
+    todo = [index for index in range(games) if index not in have]
+    sink = None
+    if record is not None:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        sink = record.open("a")
+        if not recorded:
+            sink.write(json.dumps(setup.header()) + "\n")
+            sink.flush()
     start = time.perf_counter()
+    if progress and have:
+        print(f"  {len(have)} games from {record}: {setup.a} won {tally.wins}", flush=True)
 
-    def record(result: tuple[Game, tuple[list[float], list[float]]]) -> None:
+    def add(result: Result) -> None:
         tally.add(*result)
+        if sink is not None:
+            sink.write(_record_line(result) + "\n")
+            sink.flush()
         done = len(tally.games)
         if progress and (done % 10 == 0 or done == games):
             print(f"  {done} games: {setup.a} won {tally.wins} "
                   f"({time.perf_counter() - start:.0f} s)", flush=True)
 
-    if jobs == 1:
-        worker = _Worker(setup)
-        try:
-            for index in range(games):
-                record(worker.play(index))
-        finally:
-            worker.close()
-        return tally
-    pool = multiprocessing.get_context("fork").Pool(
-        min(jobs, games), initializer=_start_worker, initargs=(setup,))
     try:
-        for result in pool.imap_unordered(_play_in_worker, range(games)):
-            record(result)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
+        if not todo:
+            return tally
+        if jobs == 1:
+            worker = _Worker(setup)
+            try:
+                for index in todo:
+                    add(worker.play(index))
+            finally:
+                worker.close()
+            return tally
+        pool = multiprocessing.get_context("fork").Pool(
+            min(jobs, len(todo)), initializer=_start_worker, initargs=(setup,))
+        try:
+            for result in pool.imap_unordered(_play_in_worker, todo):
+                add(result)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+        return tally
     finally:
-        pool.join()
-    return tally
+        if sink is not None:
+            sink.close()
 
 
 # -- the report ------------------------------------------------------------------------
@@ -412,6 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="B's network when it is not --weights' (e.g. the previous "
                              "committed one: computer/weights/previous/RULES.npz)")
     parser.add_argument("--progress", action="store_true", help="a line every 10 games")
+    parser.add_argument("--record", type=Path, default=None,
+                        help="keep each game in this file (JSON lines) and, when it "
+                             "exists, play only the games it lacks")
     args = parser.parse_args(argv)
     setup = Setup(args.rules, args.a, args.b, args.seed, args.weights, args.b_weights)
     try:
@@ -419,11 +502,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_player(setup.rules, name, setup.weights_of(player))
         if args.games < 1 or args.jobs < 1:
             raise ArenaError("--games and --jobs must be at least 1")
+        if args.record is not None and args.record.exists():
+            read_record(args.record, setup)
     except ArenaError as error:
         parser.error(str(error))
     start = time.perf_counter()
     try:
-        tally = run(setup, args.games, args.jobs, args.progress)
+        tally = run(setup, args.games, args.jobs, args.progress, args.record)
     except (ArenaError, GnubgError) as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1

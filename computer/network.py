@@ -319,6 +319,12 @@ def _sigmoid(z: FloatArray) -> FloatArray:
     return out
 
 
+def weights_digest(path: Path) -> str:
+    """The first 16 hex digits of the SHA-256 of a weights file: how a training log or an
+    arena record names the network it played."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
 class Net:
     """``n_inputs`` (its encoding's) → ``hidden`` (tanh) → ``N_OUTPUTS`` (sigmoid)."""
 

@@ -20,7 +20,6 @@ over ``--eval-games`` games.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import random
 import sys
 import time
@@ -45,6 +44,7 @@ from .network import (
     flip,
     net_encoding,
     outcome_vector,
+    weights_digest,
 )
 
 Evaluate = Callable[[Boards, Inputs], FloatArray]
@@ -222,12 +222,6 @@ def train(rules: str, games: int, seed: int, hidden: int = 80, lam: float = 0.7,
                      "hidden": str(hidden), "lambda": str(lam), "rate": str(rate),
                      "final_rate": str(final_rate)})
     return net
-
-
-def weights_digest(path: Path) -> str:
-    """The first 16 hex digits of the SHA-256 of a weights file: how a log names the
-    network a run started from."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def describe_start(path: Path, net: Net) -> str:

@@ -236,3 +236,57 @@ def test_the_arena_runs_gnubg_in_each_worker() -> None:
     tally = run(Setup("backgammon", "random", "gnubg", seed=5), games=2, jobs=2)
     assert [g.a_won for g in tally.results()] == [False, False]
     assert tally.times[1]
+
+
+def test_a_record_is_taken_up_where_it_stopped(tmp_path) -> None:
+    """``--record``: a run cut short (here: the file of a 3-game run) is continued by the
+    same command, which plays only the missing games; the tally is the uncut run's."""
+    import json
+
+    setup = Setup("backgammon", "random", "heuristic", seed=5)
+    whole = run(setup, games=6)
+    record = tmp_path / "arena.jsonl"
+    first = run(setup, games=3, record=record)
+    assert first.results() == whole.results()[:3]
+    lines = record.read_text().splitlines()
+    assert json.loads(lines[0]) == setup.header() and len(lines) == 4
+    resumed = run(setup, games=6, jobs=2, record=record)
+    assert resumed.results() == whole.results()
+    games = [json.loads(line) for line in record.read_text().splitlines()[1:]]
+    assert sorted(g["index"] for g in games) == list(range(6))
+    assert [len(t) for t in resumed.times] == [len(t) for t in whole.times]
+    again = run(setup, games=6, record=record)  # nothing left to play
+    assert again.results() == whole.results() and len(record.read_text().splitlines()) == 7
+    assert run(setup, games=2, record=record).results() == whole.results()[:2]
+
+
+def test_a_record_of_another_setup_is_refused(tmp_path, capsys) -> None:
+    from computer.arena import ArenaError
+
+    record = tmp_path / "arena.jsonl"
+    run(Setup("backgammon", "random", "heuristic", seed=5), games=1, record=record)
+    before = record.read_text()
+    with pytest.raises(ArenaError, match="records another setup"):
+        run(Setup("backgammon", "random", "heuristic", seed=6), games=2, record=record)
+    with pytest.raises(SystemExit):
+        main(["random", "heuristic", "--rules", "backgammon", "--seed", "6", "--games", "2",
+              "--record", str(record)])
+    assert "records another setup" in capsys.readouterr().err
+    assert record.read_text() == before
+    (tmp_path / "junk.jsonl").write_text("not json\n")
+    with pytest.raises(ArenaError, match="not an arena record"):
+        run(Setup("backgammon", "random", "heuristic", seed=5), games=1,
+            record=tmp_path / "junk.jsonl")
+
+
+def test_a_records_header_names_the_networks_by_digest(tmp_path) -> None:
+    """Another network for B is another setup: the header carries each learned player's
+    weights digest (the committed file's when none is given), none for the others."""
+    from computer.network import weights_digest
+
+    previous = computer.levels.WEIGHTS_DIR / "previous" / "long_nardy.npz"
+    header = Setup("long_nardy", "network", "heuristic", seed=1, b_weights=previous).header()
+    assert header["a_weights"] == weights_digest(computer.levels.weights_path("long_nardy"))
+    assert header["b_weights"] is None
+    other = Setup("long_nardy", "network", "network", seed=1, b_weights=previous).header()
+    assert other["b_weights"] == weights_digest(previous) != other["a_weights"]

@@ -120,7 +120,7 @@ def test_a_warm_start_is_named_in_the_log_by_its_digest(tmp_path):
     and each report's checkpoint leaves weights and log that agree."""
     import hashlib
 
-    from computer.train import weights_digest
+    from computer.network import weights_digest
 
     start = tmp_path / "start.npz"
     train("long_nardy", 2, seed=3, hidden=8, report=2, eval_games=0).save(start)

@@ -71,7 +71,7 @@ def test_the_stage_is_reproducible_and_logs_each_round():
 
 
 def test_the_command_logs_its_start_and_rounds(tmp_path):
-    from computer.train import weights_digest
+    from computer.network import weights_digest
     from computer.train_search import main
 
     start, out = tmp_path / "start.npz", tmp_path / "fitted.npz"
