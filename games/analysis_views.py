@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from accounts.models import User
 from games import analysis_selectors, analysis_service, selectors, shapes
 from games.exceptions import NotFound
+from games.views import url_id
 from nard_site.api.shapes import schema_serializer
 from nard_site.domain import DomainError
 
@@ -32,7 +33,7 @@ class MatchAnalysisView(APIView):
     @extend_schema(request=_REQUEST, responses={202: MatchAnalysisSerializer})
     def post(self, request: Request, pk: int) -> Response:
         depth = request.data.get("depth") if hasattr(request.data, "get") else None
-        analysis = analysis_service.request_analysis(match_id=pk, user=request.user,
+        analysis = analysis_service.request_analysis(match_id=url_id(str(pk)), user=request.user,
                                                      depth=depth)
         return Response(analysis_service.analysis_json(analysis),
                         status=status.HTTP_202_ACCEPTED)
@@ -42,7 +43,7 @@ class MatchAnalysisView(APIView):
                                                             "done, else the latest).")],
                    responses=MatchAnalysisSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        match = selectors.match_get(pk)
+        match = selectors.match_get(url_id(str(pk)))
         if match is None:
             raise NotFound(f"No match with id {pk}.")
         text = request.query_params.get("depth")

@@ -64,7 +64,7 @@ MAX_ID: Final = 2**63 - 1
 found (and never reach ``int()`` with thousands of digits)."""
 
 
-def _id(text: str) -> int:
+def url_id(text: str) -> int:
     """A URL's numeric id; beyond what the database can hold there is no such object."""
     digits = text.lstrip("0") or "0"
     if len(digits) > len(str(MAX_ID)) or int(digits) > MAX_ID:
@@ -102,7 +102,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return selectors.match_list(status=query.get("status"), player=query.get("player"))
 
     def _match(self) -> Match:
-        match = selectors.match_get(_id(self.kwargs["pk"]))
+        match = selectors.match_get(url_id(self.kwargs["pk"]))
         if match is None:
             raise NotFound(gettext("No match with id %(id)s.") % {"id": self.kwargs["pk"]})
         return match
@@ -160,7 +160,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Take the free seat (or accept the invitation); `seed`: yours for game 1's dice."""
         data = _valid(SeededVersionInputSerializer, request.data)
         return self._answer(services.match_join(
-            match_id=_id(pk), user=_player(request), seed=data.get("seed"),
+            match_id=url_id(pk), user=_player(request), seed=data.get("seed"),
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=SeedInputSerializer, responses=MatchSerializer,
@@ -172,7 +172,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         (docs/fairness.md): 409 `wrong_phase` (`details.reason` `seed_too_late`) after it."""
         data = _valid(SeedInputSerializer, request.data)
         return self._answer(services.match_seed(
-            match_id=_id(pk), user=_player(request), seed=data["seed"],
+            match_id=url_id(pk), user=_player(request), seed=data["seed"],
             side=data.get("side"), expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
@@ -195,7 +195,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """The answer of an action whose body is only ``expected_version``: one service
         call ``service(match_id=, user=, expected_version=)``."""
         data = _valid(VersionInputSerializer, request.data)
-        return self._answer(service(match_id=_id(pk), user=_player(request),
+        return self._answer(service(match_id=url_id(pk), user=_player(request),
                                     expected_version=data.get("expected_version")))
 
     def _abort_before_start(self, request: Request, pk: str) -> Response:
@@ -209,7 +209,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Roll: your roll-off die (R7), or the two dice of your turn (a pass if none plays).
         `seed`: yours for the game's dice, only with the game's first die."""
         data = _valid(SeededVersionInputSerializer, request.data)
-        played = services.match_roll(match_id=_id(pk), user=_player(request),
+        played = services.match_roll(match_id=url_id(pk), user=_player(request),
                                      seed=data.get("seed"),
                                      expected_version=data.get("expected_version"))
         roll = played.roll
@@ -225,7 +225,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def moves(self, request: Request, pk: str) -> Response:
         """Play one or more steps of your turn, all or none."""
         data = _valid(MovesInputSerializer, request.data)
-        played = services.match_move(match_id=_id(pk), user=_player(request),
+        played = services.match_move(match_id=url_id(pk), user=_player(request),
                                      steps=asked_steps(data["steps"]),
                                      expected_version=data.get("expected_version"))
         return self._answer(played.match, state=played.state,
@@ -239,7 +239,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Concede the current game (R30): a mars if you have borne off nothing."""
         data = _valid(ResignInputSerializer, request.data)
         return self._answer(services.match_resign(
-            match_id=_id(pk), user=_player(request), side=data.get("side"),
+            match_id=url_id(pk), user=_player(request), side=data.get("side"),
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
@@ -290,7 +290,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     def rematch(self, request: Request, pk: str) -> Response:
         """After a finished match: invite the same opponent, same length, colours swapped."""
         data = _valid(VersionInputSerializer, request.data)
-        match = services.match_rematch(match_id=_id(pk), user=_player(request),
+        match = services.match_rematch(match_id=url_id(pk), user=_player(request),
                                        expected_version=data.get("expected_version"))
         return self._answer(match, status.HTTP_201_CREATED)
 
@@ -303,7 +303,7 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/moves",
             pagination_class=None)
     def game_moves(self, request: Request, pk: str, number: str) -> Response:
-        game = selectors.game_list(self._match()).filter(number=_id(number)).first()
+        game = selectors.game_list(self._match()).filter(number=url_id(number)).first()
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
         return Response(selectors.turn_list_json(game))
@@ -315,7 +315,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """The board before the game's first turn and after each turn (a replay, issue 23
         item 11), in the asker's numbering: your colour, White for others."""
         match = self._match()
-        game = selectors.game_list(match).filter(number=_id(number)).first()
+        game = selectors.game_list(match).filter(number=url_id(number)).first()
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
         perspective = (self.perspective if self.perspective is not None

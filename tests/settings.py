@@ -18,3 +18,17 @@ if not REDIS_URL:
 # The doorbell's listener (live/fanout.py) ends with the last stream: no connection of it
 # outlives a test's streams (PostgreSQL drops the test database at the end).
 STREAM_BELL_LINGER = 0
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # SQLite's test database is a file of this run's own, not Django's shared-cache
+    # in-memory one: there a thread's read in flight (the worker's, a live server's) makes
+    # another connection's query fail at once with "database schema is locked" — the
+    # shared cache's table locks ignore the busy timeout. A file has the busy timeout and
+    # WAL (readers beside the writer); synchronous=OFF because nothing of it need survive.
+    import tempfile
+    from pathlib import Path
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(Path(tempfile.gettempdir()) / f"nard-test-{os.getpid()}.sqlite3")}
+    DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = (  # noqa: F405
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF")

@@ -26,3 +26,12 @@ def test_larger_ids_are_not_found_never_a_server_error(api, pk):
     assert_error(api.get(f"/api/v1/matches/{pk}/"), 404, "not_found")
     assert_error(api.get(f"/api/v1/matches/{pk}/games/1/moves/"), 404, "not_found")
     assert_error(api.get(f"/api/v1/matches/1/games/{pk}/moves/"), 404, "not_found")
+    # The review's own route (found by the schema fuzz: a 500 on SQLite before).
+    assert_error(api.get(f"/api/v1/matches/{pk}/analysis/?depth=1"), 404, "not_found")
+
+
+@pytest.mark.parametrize("pk", ["9223372036854775808", "9" * 25])
+def test_larger_ids_are_not_found_when_asking_for_a_review(seat, pk):
+    person = seat("reviewer")
+    assert_error(person.client.post(f"/api/v1/matches/{pk}/analysis/", {"depth": 0},
+                                    format="json"), 404, "not_found")
