@@ -497,19 +497,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "exists, play only the games it lacks")
     args = parser.parse_args(argv)
     setup = Setup(args.rules, args.a, args.b, args.seed, args.weights, args.b_weights)
-    try:
-        for player, name in (("a", setup.a), ("b", setup.b)):
-            check_player(setup.rules, name, setup.weights_of(player))
-        if args.games < 1 or args.jobs < 1:
-            raise ArenaError("--games and --jobs must be at least 1")
-        if args.record is not None and args.record.exists():
-            read_record(args.record, setup)
-    except ArenaError as error:
-        parser.error(str(error))
     start = time.perf_counter()
     try:
         tally = run(setup, args.games, args.jobs, args.progress, args.record)
-    except (ArenaError, GnubgError) as error:
+    except ArenaError as error:  # the players, the counts or the record: before any game
+        parser.error(str(error))
+    except GnubgError as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
     for line in report(setup, tally, args.jobs, time.perf_counter() - start):

@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
     header = [f"# rules={args.rules} games={args.games} seed={args.seed} hidden={args.hidden} "
               f"lambda={args.lam} rate={args.rate}->{args.final_rate} "
               f"eval: 0-ply vs heuristic over {args.eval_games} games every {args.report}"]
-    if init is not None and args.init is not None:
+    if init is not None:
         header.append(f"# init={describe_start(args.init, init)}")
     log = TrainingLog("computer.train", argv, header,
                       args.out or WEIGHTS_DIR / f"{args.rules}.npz", args.log)

@@ -40,6 +40,22 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """SQLite: the test database file's WAL and shared-memory files go with it (Django
+    removes the file only; a connection a thread still held leaves the other two)."""
+    conf = sys.modules.get("django.conf")
+    if conf is None or not conf.settings.configured:
+        return
+    from pathlib import Path
+
+    db = conf.settings.DATABASES["default"]
+    name = str((db.get("TEST") or {}).get("NAME") or "")
+    if db["ENGINE"] != "django.db.backends.sqlite3" or not name or Path(name).exists():
+        return
+    for side in ("-wal", "-shm"):
+        Path(name + side).unlink(missing_ok=True)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
     """Throttle counters live in the cache; every test starts from zero."""

@@ -25,7 +25,7 @@ def test_it_cleans_up_whatever_way_it_ends_and_keeps_its_exit_status():
     assert "trap 'rc=$?; set +e; cleanup; exit $rc' EXIT" in text
     cleanup = text[text.index("cleanup() {"):text.index("trap ")]
     for dropped in ('DROP DATABASE IF EXISTS test_$DB', 'DROP DATABASE IF EXISTS $DB',
-                    'rm -rf "$SMOKE_DIR"', 'kill --'):
+                    'drop_worker_dbs', 'rm -rf "$SMOKE_DIR"', 'kill --'):
         assert dropped in cleanup
 
 
