@@ -42,7 +42,7 @@ PROGRESS_EVERY = 10
 MAX_LOST = 2
 """An analysis whose worker died this many times is failed, not queued again."""
 
-_OPEN = (Analysis.State.QUEUED, Analysis.State.RUNNING)
+_OPEN = Analysis.OPEN
 
 
 def analysis_json(analysis: Analysis) -> shapes.MatchAnalysis:
@@ -187,6 +187,9 @@ def _finish(analysis: Analysis, state: str, *, error: str = "",
     analysis.error = error
     analysis.results = results
     analysis.finished_at = timezone.now()
-    analysis.save(update_fields=["state", "error", "results", "finished_at", "turns_done",
-                                 "turns_total"])
-    _announce(analysis)
+    # The state and its event commit together: a stream that sees the review finished
+    # has its last event too (live.streams ends a finished match's stream on both).
+    with transaction.atomic():
+        analysis.save(update_fields=["state", "error", "results", "finished_at",
+                                     "turns_done", "turns_total"])
+        _announce(analysis)

@@ -6,7 +6,7 @@ The database keeps what must hold (constraints below); the rules themselves live
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -469,6 +469,9 @@ class Analysis(models.Model):
         RUNNING = "running", "Running"
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
+
+    OPEN: ClassVar[tuple[str, ...]] = (State.QUEUED, State.RUNNING)
+    """The states of a review still to come (its match's stream stays open for it)."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
     depth = models.PositiveSmallIntegerField()

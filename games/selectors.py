@@ -13,6 +13,7 @@ from accounts.stats import RulesStats, Stats, empty_stats
 from games import dice, fairness, presence, shapes, store
 from games.models import (
     RESIGNATIONS,
+    Analysis,
     Color,
     EndReason,
     Event,
@@ -308,6 +309,12 @@ def turn_list_json(game: Game) -> list[shapes.Turn]:
     """The per-move record of a game, each turn with the offer accepted before its roll."""
     before = accepted_offers(game)
     return [turn_json(t, before.get(t.number)) for t in turn_list(game)]
+
+
+def match_review_open(match_id: int) -> bool:
+    """Whether a game review of the match is queued or running: the match's stream stays
+    open for its ``analysis`` events though the match is over."""
+    return Analysis.objects.filter(match_id=match_id, state__in=Analysis.OPEN).exists()
 
 
 def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePosition]:

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from games.models import Event, Match, is_over
-from games.selectors import event_json
+from games.selectors import event_json, match_review_open
 from live import fanout, kinds
 from live.fanout import Subscription, render
 from live.serving import db_call
@@ -66,10 +66,13 @@ async def events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, 
 
 def _events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool]:
     status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
+    # A finished match's stream goes on while a game review of it is to come: its
+    # ``analysis`` events (issue 24) reach the reader as they are logged.
+    over = status is None or (is_over(status) and not match_review_open(match_id))
     page = [(e.seq, e.type, render(event_json(e))) for e in
             Event.objects.filter(match_id=match_id, seq__gt=after)
             .order_by("seq")[:settings.EVENTS_PAGE_SIZE]]
-    return page, status is None or is_over(status)
+    return page, over
 
 
 class Clock:
@@ -101,7 +104,8 @@ async def _wait(sub: Subscription, clock: Clock) -> tuple[bool, bool]:
 
 async def match_stream(match_id: int, after: int, *, once: bool = False) -> AsyncIterator[bytes]:
     """The match's log after ``after`` as SSE, then live; ends after the match's last event
-    (the match over), after ``STREAM_MAX_SECONDS``, or when the client is too slow.
+    (the match over and no game review of it queued or running), after
+    ``STREAM_MAX_SECONDS``, or when the client is too slow.
     ``once``: the log so far only (served over WSGI, where a stream would hold a thread)."""
     hub = fanout.hub()
     sub = hub.subscribe("match", match_id)
@@ -150,7 +154,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                     clock.wrote()
                 else:
                     if msg.over and msg.events and msg.events[-1][0] == last:
-                        return
+                        read_db = True  # the log says whether it ends (a review to come)
             if sub.resync:
                 sub.resync, read_db = False, True
             if read_db:

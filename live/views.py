@@ -84,8 +84,9 @@ class MatchStreamView(StreamView):
     """The match's event log as Server-Sent Events, from `Last-Event-ID` or `?after=` on,
     then live: `id: <seq>`, `event: <type>`, `data: <the event JSON of events/>`, and a
     comment line at least every 15 s. Readable by whoever may read the match. Ends after
-    the last event of a finished match; a finished match with nothing after answers 204
-    (which tells EventSource to stop)."""
+    the last event of a finished match, or, while a game review of it is queued or
+    running, after the review's last `analysis` event; a finished match with nothing after
+    and no review to come answers 204 (which tells EventSource to stop)."""
 
     permission_classes = [AllowAny]
 
@@ -96,8 +97,9 @@ class MatchStreamView(StreamView):
                              description="The last `seq` received (EventSource sends it when "
                                          "it reconnects).")],
         responses={(200, "text/event-stream"): SSE_200,
-                   204: OpenApiResponse(description="The match is over and nothing is after "
-                                                    "the given seq.")})
+                   204: OpenApiResponse(description="The match is over, nothing is after "
+                                                    "the given seq and no game review of it "
+                                                    "is queued or running.")})
     def get(self, request: Request, pk: str) -> Any:
         query = dict(request.query_params)
         header = request.headers.get("Last-Event-ID")
@@ -111,7 +113,8 @@ class MatchStreamView(StreamView):
         match = selectors.match_get(int(pk)) if len(pk) <= 19 and int(pk) < 2**63 else None
         if match is None:
             raise NotFound(f"No match with id {pk}.")
-        if is_over(match.status) and after >= match.last_event_seq:
+        if (is_over(match.status) and after >= match.last_event_seq
+                and not selectors.match_review_open(match.pk)):
             return HttpResponse(status=204)
         if request.user.is_authenticated and request.user.pk is not None:
             presence.seen(request.user.pk)  # an open stream is presence too (issue 17)

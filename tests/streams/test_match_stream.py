@@ -185,6 +185,51 @@ def test_a_finished_match_ends_the_stream_and_then_answers_204(
     assert done.status_code == 204
 
 
+def test_a_finished_matchs_stream_stays_open_for_its_review(
+        alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
+    """Issue 27's leftover: a review's ``analysis`` events reach a finished match's reader
+    as they are logged (no reconnect), and the stream ends after the review's last."""
+    from games import analysis_service, services
+    from games.models import Analysis
+
+    match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
+    bob.ok(match_id, "resign")
+    last = log_of(api, match_id)[-1]["seq"]
+    analysis = Analysis.objects.create(match_id=match_id, depth=0, turns_total=20)
+
+    async def scenario() -> list[dict[str, str]]:
+        reader = await open_stream(stream_url(match_id, after=last))
+        await db(services.match_log_analysis)(match_id=match_id, depth=0, state="running",
+                                              turns_done=0, turns_total=20)
+        running = await reader.next()
+        assert running is not None and json.loads(running["data"])["data"]["state"] == "running"
+        await db(analysis_service._finish)(analysis, Analysis.State.DONE, results=[])
+        return [running, *await reader.rest()]  # ends by itself after the review's last
+
+    got = run(scenario)
+    assert [json.loads(e["data"])["data"]["state"] for e in got] == ["running", "done"]
+    assert [int(e["id"]) for e in got] == [last + 1, last + 2]
+    done = api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=str(last + 2))
+    assert done.status_code == 204  # the review over: nothing more to come
+
+
+def test_a_queued_review_keeps_a_finished_match_from_answering_204(
+        alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
+    from games.models import Analysis
+
+    match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
+    bob.ok(match_id, "resign")
+    last = str(log_of(api, match_id)[-1]["seq"])
+    assert api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=last).status_code == 204
+    analysis = Analysis.objects.create(match_id=match_id, depth=1)
+    waiting = api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=last)  # WSGI: the log once
+    assert waiting.status_code == 200
+    assert waiting["Content-Type"].startswith("text/event-stream")
+    analysis.state = Analysis.State.FAILED
+    analysis.save()
+    assert api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=last).status_code == 204
+
+
 def test_a_client_too_slow_is_cut(match_id: int, bob: Any, api: Any, settings: Any) -> None:
     settings.STREAM_QUEUE_MAX = 1
     count = len(log_of(api, match_id))
