@@ -11,8 +11,10 @@ the fallback, so a lost ring costs time, never correctness.
 
 - **PostgreSQL**: ``NOTIFY`` (``pg_notify(channel, text)``, sent on the connection that
   committed) and ``LISTEN`` on a connection of the bell's own (psycopg 3,
-  ``Connection.notifies(timeout=…)``). Every listener of the database hears it, on any
-  machine. A text over ``MAX_TEXT`` bytes is not sent (listeners get an empty ring).
+  ``Connection.notifies(timeout=…)``), to ``DOORBELL_DATABASE_URL`` when it is set (the
+  primary itself when ``DATABASE_URL`` is a PgBouncer in transaction mode, where a
+  session's ``LISTEN`` does not stay on one server connection). Every listener of the
+  database hears it, on any machine. A text over ``MAX_TEXT`` bytes is not sent (listeners get an empty ring).
 - **SQLite** (command 1, one machine): Unix datagram sockets in a directory per database
   and channel, ``<tempdir>/nard-bell-<hash of the database path>/<channel>/`` (or under
   ``DOORBELL_DIR``; an in-memory database, the tests', is one process's: its hash takes
@@ -146,10 +148,15 @@ class Bell:
         import psycopg
         from psycopg import sql
 
-        params = connections["default"].get_connection_params()
-        for key in ("cursor_factory", "context", "prepare_threshold", "server_side_binding"):
-            params.pop(key, None)
-        self._conn = psycopg.connect(**params, autocommit=True)
+        url = settings.DOORBELL_DATABASE_URL
+        if url:  # past the pooler (module docstring)
+            self._conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
+        else:
+            params = connections["default"].get_connection_params()
+            for key in ("cursor_factory", "context", "prepare_threshold",
+                        "server_side_binding"):
+                params.pop(key, None)
+            self._conn = psycopg.connect(**params, autocommit=True)
         self._conn.execute(sql.SQL("LISTEN {}").format(
             sql.Identifier(_channel_name(self.channel))))
 

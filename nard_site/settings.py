@@ -133,6 +133,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 # before 1.21 cannot keep prepared statements either).
 if os.environ.get("DB_DISABLE_SERVER_SIDE_CURSORS", "0") == "1":
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+# DOORBELL_DATABASE_URL: where the doorbell's LISTEN connections go (nard_site/doorbell.py;
+# PostgreSQL), when DATABASE_URL goes through PgBouncer in transaction mode, where a LISTEN
+# does not stay on one server connection: the primary itself, past the pooler (its NOTIFYs
+# still go through DATABASE_URL). Unset, DATABASE_URL's connection parameters.
+DOORBELL_DATABASE_URL = os.environ.get("DOORBELL_DATABASE_URL", "")
 # DATABASE_REPLICA_URL: a streaming replica (hot standby) for the reads that can take lag
 # (nard_site/db_router.py); unset, every read goes to DATABASE_URL as before.
 if os.environ.get("DATABASE_REPLICA_URL"):

@@ -55,3 +55,16 @@ def test_replica_url_adds_the_alias_and_router() -> None:
     assert dbs["routers"] == ["nard_site.db_router.ReplicaRouter"]
     assert dbs["replica"]["test"]["MIRROR"] == "default"
     assert dbs["replica"]["options"]["connect_timeout"] == 2
+
+
+def test_the_clusters_doorbell_listens_past_pgbouncer_on_the_primary() -> None:
+    """A LISTEN through PgBouncer in transaction mode hears nothing (measured with the
+    cluster: 3 rings sent, 0 heard; with DOORBELL_DATABASE_URL, 3 of 3): the cluster's
+    nodes and workers send the doorbell's LISTEN to the primary itself."""
+    out = subprocess.run(["bash", str(ROOT / "deploy" / "cluster.sh"), "env"], cwd=ROOT,
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    env = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+    pooler = env["DATABASE_URL"].rsplit(":", 1)[1].split("/")[0]
+    listen = env["DOORBELL_DATABASE_URL"].rsplit(":", 1)[1].split("/")[0]
+    assert (pooler, listen) == ("7410", "7411")  # docs/scaling.md: PgBouncer, the primary
+    assert env["DOORBELL_DATABASE_URL"].rsplit("/", 1)[1] == env["DATABASE_URL"].rsplit("/", 1)[1]

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from live import fanout
 from nard_site import doorbell
@@ -63,6 +64,38 @@ def test_a_text_too_long_for_a_ring_arrives_as_an_empty_ring() -> None:
     with doorbell.Bell("t4") as bell:
         doorbell.send("t4", "x" * (doorbell.MAX_TEXT + 1))
         assert [r.text for r in bell.wait(BOUND)] == [""]
+
+
+def _database_url() -> str:
+    """The test database's own URL (PostgreSQL), as DOORBELL_DATABASE_URL would give it."""
+    from urllib.parse import quote
+
+    conf = connection.settings_dict
+    auth = quote(conf["USER"] or "postgres") + (f":{quote(conf['PASSWORD'])}"
+                                                if conf["PASSWORD"] else "")
+    return (f"postgres://{auth}@{conf['HOST'] or '127.0.0.1'}:{conf['PORT'] or 5432}"
+            f"/{conf['NAME']}")
+
+
+needs_postgres = pytest.mark.skipif(connection.vendor != "postgresql",
+                                    reason="LISTEN is PostgreSQL's (CI runs the suite on it)")
+
+
+@needs_postgres
+def test_with_a_doorbell_url_the_bell_listens_there(settings: Any) -> None:
+    """Behind PgBouncer the LISTEN goes past it (DOORBELL_DATABASE_URL, the primary);
+    the ring is still sent on the default connection."""
+    import psycopg
+
+    from tests.support import free_port
+
+    settings.DOORBELL_DATABASE_URL = _database_url()
+    with doorbell.Bell("t5") as bell:
+        doorbell.send("t5", "past the pooler")
+        assert [r.text for r in bell.wait(BOUND)] == ["past the pooler"]
+    settings.DOORBELL_DATABASE_URL = f"postgres://postgres@127.0.0.1:{free_port()}/nowhere"
+    with pytest.raises(psycopg.OperationalError):  # the URL is what it connects to
+        doorbell.Bell("t5")
 
 
 def test_ring_waits_for_the_commit() -> None:
