@@ -166,7 +166,7 @@ def requeue_lost(analysis_id: int, *, losses: int) -> str:
     queue it again (``queued``), or fail it after :data:`MAX_LOST` losses (``failed``);
     ``gone`` if it is no longer queued or running."""
     with transaction.atomic():
-        analysis = (Analysis.objects.select_for_update().select_related("match")
+        analysis = (Analysis.objects.select_for_update(of=("self",)).select_related("match")
                     .filter(pk=analysis_id, state__in=_OPEN).first())
         if analysis is None:
             return "gone"

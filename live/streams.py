@@ -58,21 +58,26 @@ def retry_hint() -> bytes:
     return f"retry: {settings.STREAM_RETRY_MS}\n\n".encode()
 
 
-async def events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool]:
-    """A page of the log after ``after`` as ``(seq, type, json)``, and whether the match
-    has ended (read first: if it has, the page read after it holds its last events)."""
+async def events_after(match_id: int, after: int,
+                       ) -> tuple[list[tuple[int, str, str]], bool, bool]:
+    """A page of the log after ``after`` as ``(seq, type, json)``, whether the stream ends
+    after it (the match over and no review of it to come; read first: if so, the page read
+    after it holds the last events), and whether only a review of the finished match holds
+    it open (``held``)."""
     return await db_call(lambda: _events_after(match_id, after))
 
 
-def _events_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool]:
+def _events_after(match_id: int, after: int,
+                  ) -> tuple[list[tuple[int, str, str]], bool, bool]:
     status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
     # A finished match's stream goes on while a game review of it is to come: its
     # ``analysis`` events (issue 24) reach the reader as they are logged.
-    over = status is None or (is_over(status) and not match_review_open(match_id))
+    held = status is not None and is_over(status) and match_review_open(match_id)
+    over = status is None or (is_over(status) and not held)
     page = [(e.seq, e.type, render(event_json(e))) for e in
             Event.objects.filter(match_id=match_id, seq__gt=after)
             .order_by("seq")[:settings.EVENTS_PAGE_SIZE]]
-    return page, over
+    return page, over, held
 
 
 class Clock:
@@ -113,13 +118,13 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
         await hub.ready()
         clock = Clock(sub)
         yield retry_hint()
-        last, read_db = after, True
+        last, read_db, held = after, True, False
         while True:
             if read_db:
                 read_db = False
                 try:
                     while True:
-                        page, over = await events_after(match_id, last)
+                        page, over, held = await events_after(match_id, last)
                         for seq, type_, data in page:
                             yield frame(data, type_, seq)
                             last = seq
@@ -168,9 +173,10 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                 clock.wrote()
                 # A quiet stream checks the log too: a lost last event (a publish that
                 # failed while the subscription stood) waits at most two heartbeats. One
-                # query a second serves every stream of the process (Hub.behind).
+                # query a second serves every stream of the process (Hub.behind). One held
+                # open by a review reads it (the review may have ended unannounced).
                 try:
-                    read_db = await hub.behind(match_id, last)
+                    read_db = held or await hub.behind(match_id, last)
                 except DB_DOWN:
                     read_db = True  # the read says so, and retries
             if not woken and hub.must_poll:

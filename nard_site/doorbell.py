@@ -13,8 +13,9 @@ the fallback, so a lost ring costs time, never correctness.
   committed) and ``LISTEN`` on a connection of the bell's own (psycopg 3,
   ``Connection.notifies(timeout=…)``), to ``DOORBELL_DATABASE_URL`` when it is set (the
   primary itself when ``DATABASE_URL`` is a PgBouncer in transaction mode, where a
-  session's ``LISTEN`` does not stay on one server connection). Every listener of the
-  database hears it, on any machine. A text over ``MAX_TEXT`` bytes is not sent (listeners get an empty ring).
+  session's ``LISTEN`` does not stay on one server connection; it must name the same
+  database, or the bell hears nothing). Every listener of the database hears it, on any
+  machine. A text over ``MAX_TEXT`` bytes is not sent (listeners get an empty ring).
 - **SQLite** (command 1, one machine): Unix datagram sockets in a directory per database
   and channel, ``<tempdir>/nard-bell-<hash of the database path>/<channel>/`` (or under
   ``DOORBELL_DIR``; an in-memory database, the tests', is one process's: its hash takes

@@ -213,6 +213,7 @@ def test_a_finished_matchs_stream_stays_open_for_its_review(
     assert done.status_code == 204  # the review over: nothing more to come
 
 
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume")  # WSGI's read
 def test_a_queued_review_keeps_a_finished_match_from_answering_204(
         alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
     from games.models import Analysis
@@ -225,6 +226,8 @@ def test_a_queued_review_keeps_a_finished_match_from_answering_204(
     waiting = api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=last)  # WSGI: the log once
     assert waiting.status_code == 200
     assert waiting["Content-Type"].startswith("text/event-stream")
+    body = b"".join(waiting).decode()  # the WSGI handler reads it so too
+    assert body.startswith("retry: ") and "data:" not in body  # nothing new yet
     analysis.state = Analysis.State.FAILED
     analysis.save()
     assert api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=last).status_code == 204

@@ -131,3 +131,29 @@ def test_without_redis_streams_poll_and_the_api_keeps_working(
 
     assert run(scenario) == [str(count + 1), str(count + 2)]
     fanout._redis_client = None
+
+
+def test_a_review_that_ends_unannounced_ends_its_streams_at_a_heartbeat(
+        channel: str, alice: Any, bob: Any, scripted_dice: Any, settings: Any) -> None:
+    """With Redis the streams do not poll: one held open by a finished match's review reads
+    the log at each heartbeat, so a review whose last event never came (its logging
+    failed) ends the stream then, not after STREAM_MAX_SECONDS."""
+    from games.models import Analysis
+
+    settings.STREAM_HEARTBEAT_SECONDS = 0.2
+    match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
+    bob.ok(match_id, "resign")
+    last = bob.client.get(f"/api/v1/matches/{match_id}/events/").json()[-1]["seq"]
+    analysis = Analysis.objects.create(match_id=match_id, depth=0)
+
+    async def scenario() -> list[dict[str, str]]:
+        reader = await open_stream(f"/api/v1/matches/{match_id}/stream/?after={last}")
+        assert fanout.hub().is_live and not fanout.hub().must_poll
+        beat = await reader.next(comments=True)
+        assert beat == {"comment": "keep-alive"}  # held open by the review
+        analysis.state = Analysis.State.FAILED
+        await db(analysis.save)()
+        async with asyncio.timeout(TIMEOUT):  # keep-alives would go on for an hour
+            return await reader.rest()  # ends by itself at the next heartbeat
+
+    assert run(scenario) == []
