@@ -102,3 +102,32 @@ def test_a_killed_worker_loses_no_computer_turn_and_plays_none_twice(
                                str(match_id)], cwd=ROOT, env=env, capture_output=True,
                               text=True)
     assert verified.returncode == 0 and "0 differ" in verified.stdout, verified.stdout
+
+
+def test_a_stop_signal_exits_only_while_the_worker_sleeps_on_its_bell(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The signal handler's exit is raised where the main thread is. Raised inside
+    SQLite's ``BEGIN EXCLUSIVE`` (the worker claiming a job, waiting for the lock) it left
+    the connection in a transaction Django did not know of, and the clean stop's lease
+    delete failed (seen under load in the test above: one lease left). So the first
+    signal exits at once only while the worker sleeps on its doorbell; elsewhere it ends
+    the loop at its next check; a second one forces the exit."""
+    from games.management.commands.db_worker import LeasedWorker
+
+    def worker() -> LeasedWorker:
+        return LeasedWorker(queue_names=["default"], interval=0, batch=False,
+                            backend_name="default", startup_delay=False, max_tasks=None,
+                            worker_id="signals", excluded_queue_names=[])
+
+    monkeypatch.setattr(LeasedWorker, "reset_signals", lambda self: None)  # pytest's stay
+    busy = worker()  # claiming a job, or in one: no exit from inside it
+    busy.shutdown(signal.SIGTERM, None)
+    assert busy.running is False
+    with pytest.raises(SystemExit) as forced:  # the second signal
+        busy.shutdown(signal.SIGTERM, None)
+    assert forced.value.code == 1
+    asleep = worker()
+    asleep.waiting.set()  # in _sleep, on the bell
+    with pytest.raises(SystemExit) as woken:
+        asleep.shutdown(signal.SIGTERM, None)
+    assert woken.value.code == 0 and asleep.running is False

@@ -34,6 +34,7 @@ import contextlib
 import logging
 import os
 import random
+import signal
 import threading
 import time
 from typing import Any
@@ -138,6 +139,22 @@ class LeasedWorker(base.Worker):
                 self.bell = doorbell.Bell(tasks.BELL)
         finally:
             self.waiting.clear()
+
+    def shutdown(self, signum: int, frame: Any) -> None:
+        """SIGTERM, SIGINT, SIGQUIT: stop after the current step, the lease given up. The
+        base worker raises ``SystemExit`` from the handler wherever the main thread is:
+        inside SQLite's ``BEGIN EXCLUSIVE`` waiting for the lock, that left the connection
+        in a transaction Django did not know of, so the lease's delete failed ("cannot
+        start a transaction within a transaction") and the lease stayed. Here the exit is
+        raised only while the worker sleeps on the doorbell (no query of its own in
+        flight); anywhere else the loop ends at its next check. A second signal forces
+        the exit, as before."""
+        if not self.running or self.waiting.is_set():
+            super().shutdown(signum, frame)  # exits: the second signal, or asleep
+            return
+        base.logger.warning("Received %s - shutting down after the current step",
+                            signal.strsignal(signum))
+        self.running = False
 
     def stop(self) -> None:
         """End the loop after the current job (from another thread)."""
