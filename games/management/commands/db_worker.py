@@ -12,7 +12,8 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
   another worker takes the turn over);
 - sweeps for dead workers' jobs every ``WORKER_LEASE_SECONDS``, so a second worker
   resumes the turns of one that was killed;
-- gives its lease up when it stops cleanly;
+- gives its lease up when it stops cleanly (SIGTERM/SIGINT end the loop after the current
+  step; the exit is immediate only while it sleeps on the doorbell: :meth:`LeasedWorker.shutdown`);
 - sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`;
   issue 23 item 13): :func:`games.tasks.ring_the_worker` rings it when a job's row is
   committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
