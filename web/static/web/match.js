@@ -423,8 +423,12 @@ class MatchView {
       } else if (e.type === "roll" && !mine) {
         // A new turn of theirs: a hit toast of an earlier turn is not about this one.
         clearHitToast();
-        announce.textContent = f(_("%(side)s rolled %(dice)s"),
-                                 { side: side(d.side), dice: (d.dice || []).join("-") });
+        // A refused pick's reason, shown, stays the announcement: a roll heard meanwhile
+        // is the one the turn began with (in hotseat the stream may bring it late).
+        if (this.el.hint.hidden) {
+          announce.textContent = f(_("%(side)s rolled %(dice)s"),
+                                   { side: side(d.side), dice: (d.dice || []).join("-") });
+        }
       }
     }
     this.refetch();
