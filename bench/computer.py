@@ -23,6 +23,8 @@ from computer.levels import LEARNED, LEVELS, levels_for, picker
 from computer.network import Net
 from nardy import DEFAULT_RULES, BoardPlay, Side
 
+FULL = "expert-full"
+
 
 def decisions(rules: str, count: int, seed: int) -> list[tuple[Sequence[BoardPlay], Side]]:
     """The first ``count`` decisions with a choice in seeded heuristic self-play games."""
@@ -57,7 +59,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--levels", default="network,strong,expert",
-                        help="comma-separated, of: " + ", ".join(LEVELS))
+                        help="comma-separated, of: " + ", ".join(LEVELS) + " and "
+                             f"{FULL} (the expert's 2-ply in full where it is reduced)")
     parser.add_argument("--weights", type=Path, default=None,
                         help="the learned levels' network (default the committed one; "
                              "played with the committed race network, as the arena does)")
@@ -65,6 +68,8 @@ def main(argv: list[str] | None = None) -> None:
     net = Net.load(args.weights, args.rules) if args.weights is not None else None
     wanted = [name for name in args.levels.split(",") if name]
     known = levels_for(args.rules)
+    if "expert" in known:
+        known[FULL] = "the expert's full 2-ply"
     missing = [name for name in wanted if name not in known]
     if missing:
         parser.error(f"{args.rules} has no level {', '.join(missing)}; it has {', '.join(known)}")
@@ -72,10 +77,12 @@ def main(argv: list[str] | None = None) -> None:
     plays_each = sum(len(plays) for plays, _ in sample) / len(sample)
     print(f"{args.rules}: {len(sample)} decisions from heuristic self-play (seed {args.seed}), "
           f"{plays_each:.1f} legal plays each on average")
-    for level in wanted:
+    for name in wanted:
+        level = "expert" if name == FULL else name
         learned = net is not None and level in LEARNED
         choose = picker(args.rules, level, net=net if learned else None,
-                        race=True if learned else None)
+                        race=True if learned else None,
+                        reduced=False if name == FULL else None)
         choose(*sample[0])  # warm-up: the weights loaded, the caches built
         cpu: list[float] = []
         wall: list[float] = []
@@ -84,8 +91,8 @@ def main(argv: list[str] | None = None) -> None:
             choose(plays, side)
             cpu.append(time.process_time() - c0)
             wall.append(time.perf_counter() - w0)
-        print(f"  {level:9} CPU  {_figures(cpu)}")
-        print(f"  {'':9} wall {_figures(wall)}")
+        print(f"  {name:11} CPU  {_figures(cpu)}")
+        print(f"  {'':11} wall {_figures(wall)}")
 
 
 if __name__ == "__main__":

@@ -11,8 +11,10 @@ then decides the same position as the ``expert`` level would with it; its choice
 scored by the reference's 2-ply equity (computed for it when the reference did not keep
 it). Printed per setting: the share of decisions where it chose the reference's play
 (with the 95 % Wilson interval), the mean and largest equity given up, and its CPU time
-per decision (mean and p95, ``time.process_time``). The committed network and the
-bear-off and race evaluations as every learned level uses them.
+per decision (mean and p95, ``time.process_time``). The other settings search their
+2-ply in full; "committed" is the expert's own (reduced in short nardy and nard). The
+committed network and the bear-off and race evaluations as every learned level uses
+them.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from computer.arena import wilson
-from computer.levels import load_net
+from computer.levels import REDUCED, load_net
 from computer.network import equity
 from computer.search import EXPERT_FILTERS, REPLY_FILTER, Evaluator, Filter, gc_paused
 from nardy import DEFAULT_RULES
@@ -37,10 +39,15 @@ class Setting:
     name: str
     filters: tuple[Filter, ...]
     reply_filter: int
+    reduced: bool | None = False
+    """The 2-ply's last ply over a third of the rolls (``computer.search.ROLL_GROUPS``);
+    ``None``: as the ``expert`` of the rule set (``computer.levels.REDUCED``)."""
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("committed", EXPERT_FILTERS, REPLY_FILTER),
+    Setting("committed", EXPERT_FILTERS, REPLY_FILTER, None),
+    Setting("full 2-ply", EXPERT_FILTERS, REPLY_FILTER, False),
+    Setting("reduced 2-ply", EXPERT_FILTERS, REPLY_FILTER, True),
     Setting("narrow 4/0.12, 2/0.06", (Filter(4, 0.12), Filter(2, 0.06)), 1),
     Setting("3 at 2-ply", (Filter(6, 0.16), Filter(3, 0.10)), 1),
     Setting("8/0.20 at 1-ply", (Filter(8, 0.20), Filter(2, 0.08)), 1),
@@ -79,7 +86,9 @@ def main(argv: list[str] | None = None) -> None:
         ref_cpu.append(time.process_time() - started)
         best = max(deep, key=lambda i: (deep[i], -i))
         for setting in SETTINGS:
-            evaluator = Evaluator(args.rules, net, reply_filter=setting.reply_filter)
+            reduced = args.rules in REDUCED if setting.reduced is None else setting.reduced
+            evaluator = Evaluator(args.rules, net, reply_filter=setting.reply_filter,
+                                  reduced=reduced)
             started = time.process_time()
             choice = evaluator.best_play(plays, side, 2, setting.filters)
             cpu[setting.name].append(time.process_time() - started)

@@ -47,7 +47,15 @@ from nardy import BoardPosition, Side
 
 from .board import ruleset
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
-from .levels import LEARNED, LEVELS, UnknownLevelError, levels_for, picker, weights_path
+from .levels import (
+    LEARNED,
+    LEVELS,
+    REDUCED,
+    UnknownLevelError,
+    levels_for,
+    picker,
+    weights_path,
+)
 from .match import MAX_TURNS, first_dice
 from .network import Net, WeightsMismatchError, weights_digest
 
@@ -59,8 +67,12 @@ NO_RACE = "-norace"
 """A learned level's name with this suffix (``expert-norace``) is that level valuing
 races by its contact network, without the race network (:mod:`computer.race`): the
 evaluation as it was before there was one."""
+FULL = "-full"
+"""``expert-full`` is the expert searching its 2-ply in full, all 21 rolls at the last
+ply, in a rule set whose ``expert`` reduces it (:data:`computer.levels.REDUCED`): the
+expert as it was before, for measuring what the reduction costs."""
 PLAYERS = (*LEVELS, *(f"{level}{suffix}" for level in LEVELS if level in LEARNED
-                      for suffix in (NO_DB, NO_RACE)), GNUBG)
+                      for suffix in (NO_DB, NO_RACE)), f"expert{FULL}", GNUBG)
 """Every name the arena takes for ``A`` and ``B``."""
 
 
@@ -70,7 +82,14 @@ def _level(name: str) -> tuple[str, bool]:
         return name.removesuffix(NO_DB), False
     if name.endswith(NO_RACE) and name.removesuffix(NO_RACE) in LEARNED:
         return name.removesuffix(NO_RACE), True
+    if name == f"expert{FULL}":
+        return "expert", True
     return name, True
+
+
+def _reduced(rules: str, name: str) -> bool:
+    """Whether player ``name`` searches a reduced 2-ply in ``rules`` (:data:`FULL`)."""
+    return name != f"expert{FULL}" and _level(name)[0] == "expert" and rules in REDUCED
 
 
 def _uses_race(name: str) -> bool | None:
@@ -117,14 +136,15 @@ class LevelPlayer:
     """One of :data:`computer.LEVELS`; ``net``: the learned levels' network."""
 
     def __init__(self, rules: str, level: str, net: Net | None = None,
-                 exact_race: bool = True, race: bool | None = None) -> None:
+                 exact_race: bool = True, race: bool | None = None,
+                 reduced: bool | None = None) -> None:
         self.rules, self.level, self.net, self.exact_race = rules, level, net, exact_race
-        self.race = race
-        self._pick = picker(rules, level, random.Random(0), net, exact_race, race)
+        self.race, self.reduced = race, reduced
+        self._pick = picker(rules, level, random.Random(0), net, exact_race, race, reduced)
 
     def new_game(self, rng: random.Random) -> None:
         self._pick = picker(self.rules, self.level, rng, self.net, self.exact_race,
-                            self.race)
+                            self.race, self.reduced)
 
     def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                first_turn: bool, plays: Sequence[Play]) -> int:
@@ -166,10 +186,11 @@ def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
     race = _uses_race(name)
     if race is None and weights is not None:  # a given network plays as the committed
         race = True                            # one would: with the committed race network
+    reduced = _reduced(rules, name)
     name, exact_race = _level(name)
     try:
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
-        return LevelPlayer(rules, name, net, exact_race, race)
+        return LevelPlayer(rules, name, net, exact_race, race, reduced)
     except (UnknownLevelError, WeightsMismatchError) as error:
         raise ArenaError(str(error)) from None
 
@@ -286,8 +307,14 @@ class Setup:
                 digests[player] = None
             else:
                 digests[player] = weights_digest(path or weights_path(self.rules))
-        return {"arena": 1, "rules": self.rules, "a": self.a, "b": self.b, "seed": self.seed,
-                "a_weights": digests["a"], "b_weights": digests["b"]}
+        header: dict[str, object] = {
+            "arena": 1, "rules": self.rules, "a": self.a, "b": self.b, "seed": self.seed,
+            "a_weights": digests["a"], "b_weights": digests["b"]}
+        reduced = [player for player, name in (("a", self.a), ("b", self.b))
+                   if _reduced(self.rules, name)]
+        if reduced:  # a record of the full search (all before there was a reduced one)
+            header["reduced"] = reduced  # cannot go on with the reduced, nor this with it
+        return header
 
 
 class _Worker:

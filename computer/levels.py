@@ -36,6 +36,12 @@ for a rule set: the learned levels need its trained weights."""
 LEARNED = frozenset({"network", "strong", "expert"})
 PLIES = {"network": 0, "strong": 1, "expert": 2}
 
+REDUCED = frozenset({"short_nardy", "nard"})
+"""The rule sets whose ``expert`` searches its 2-ply reduced (its last ply over a third
+of the rolls, :data:`computer.search.ROLL_GROUPS`): the hitting games with 20-30 plays a
+roll, whose full 2-ply misses the 300 ms a decision (docs/computer.md has both
+measurements, time and strength)."""
+
 
 class UnknownLevelError(ValueError):
     """The level does not exist, or not for this rule set (no trained weights)."""
@@ -74,13 +80,14 @@ Picker = Callable[[Sequence[Play], Side], int]
 
 def picker(rules: str, level: str, rng: random.Random | None = None,
            net: Net | None = None, exact_race: bool = True,
-           race: bool | Net | None = None) -> Picker:
+           race: bool | Net | None = None, reduced: bool | None = None) -> Picker:
     """The play chooser of ``level`` in ``rules``; ``net`` overrides the committed
     weights (training and tests); ``exact_race=False``: the learned levels value
     bear-off races by the network, not the database (:mod:`computer.bearoff`; for
     measuring what it adds); ``race``: the race network (:mod:`computer.race`; ``None``
     the committed one with the committed network, ``False`` none: the contact network
-    in races too; :class:`~computer.search.Evaluator`).
+    in races too; :class:`~computer.search.Evaluator`); ``reduced``: the expert's 2-ply
+    reduced or full (``None``: reduced in the rule sets of :data:`REDUCED`).
     Raises ``UnknownLevelError``."""
     if level not in LEVELS:
         raise UnknownLevelError(f"no level {level!r}; known: {', '.join(LEVELS)}")
@@ -97,10 +104,13 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
                                                            side))
     model = net if net is not None else load_net(rules)
     plies = PLIES[level]
+    if reduced is None:
+        reduced = rules in REDUCED
+    reduced = reduced and plies == 2
 
     def pick(plays: Sequence[Play], side: Side) -> int:
-        return Evaluator(rules, model, exact_race=exact_race, race=race).best_play(
-            plays, side, plies)
+        return Evaluator(rules, model, exact_race=exact_race, race=race,
+                         reduced=reduced).best_play(plays, side, plies)
 
     return pick
 

@@ -10,7 +10,11 @@ valued by:
   of the position after the opponent's best reply, the reply chosen by 0-ply;
 - **2-ply**: the same average, but each of the opponent's replies valued at 1-ply
   (the mover's 21 rolls after it); only the opponent's best ``reply_filter`` replies by
-  0-ply are looked at that deep.
+  0-ply are looked at that deep. **Reduced** (``Evaluator(reduced=True)``, the expert
+  of the rule sets in :data:`computer.levels.REDUCED`): that last ply averages one of
+  the three :data:`ROLL_GROUPS`, a balanced third of the rolls, instead of all 21 — after
+  each opponent roll the group after that roll's own, so the three groups share the
+  opponent's rolls evenly and the candidates compared are searched alike.
 
 At the root, every legal play is valued at 0-ply; the best ``Filter.keep`` within
 ``Filter.margin`` (in equity) go on to the next ply, and so on
@@ -61,6 +65,23 @@ from .race import is_race, load_race_net
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
 """The 21 distinct rolls with their probabilities."""
+
+ROLL_GROUPS: tuple[tuple[tuple[tuple[int, int], float], ...], ...] = tuple(
+    tuple(((a, b), (1 if a == b else 2) / 12) for a, b in group) for group in (
+        ((1, 1), (6, 6), (5, 1), (4, 2), (6, 2), (4, 3), (5, 3)),
+        ((2, 2), (5, 5), (4, 1), (6, 1), (3, 2), (6, 3), (5, 4)),
+        ((3, 3), (4, 4), (2, 1), (3, 1), (5, 2), (6, 4), (6, 5))))
+"""The 21 rolls in three groups of seven, each a third of the 36 (two doubles, five
+others, weights renormalised to its 12 of 36), each as balanced as the whole: every die
+value shows as often (a third of its 36 appearances), and the mean pips moved is the
+whole's 8 1/6 (the two doubles' values add up to 7). The reduced 2-ply's last ply
+averages one group (tests/computer/test_search.py checks the balance)."""
+
+NEXT_GROUP: tuple[int, ...] = tuple(
+    (next(g for g, group in enumerate(ROLL_GROUPS) if any(d == dice for d, _ in group)) + 1)
+    % len(ROLL_GROUPS) for dice, _ in ROLLS)
+"""Per opponent roll (in :data:`ROLLS` order), the group of the mover's rolls a reduced
+2-ply averages after it: the group after the one holding that roll."""
 
 BATCH = 2048
 """Positions the network reads at a time: big enough for NumPy, small enough for the
@@ -149,8 +170,11 @@ class Evaluator:
     of legal positions and of their 0-ply estimates."""
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
-                 exact_race: bool = True, race: bool | Net | None = None) -> None:
+                 exact_race: bool = True, race: bool | Net | None = None,
+                 reduced: bool = False) -> None:
         self.rules = rules
+        self.reduced = reduced
+        """The 2-ply's last ply over a third of the rolls (:data:`ROLL_GROUPS`)."""
         self.rs = ruleset(rules)
         self.profile = profile(rules)
         self.encoding = net_encoding(rules, net)
@@ -297,24 +321,31 @@ class Evaluator:
     # -- deeper plies -----------------------------------------------------------
 
     def _to_roll(self, positions: Sequence[BoardPosition], mover: Side,
-                 ) -> tuple[list[int], list[Query]]:
-        """The rows of ``positions`` (``mover`` to roll) whose game goes on, and the
-        queries of ``mover``'s rolls from them: per row, one for each of :data:`ROLLS`
-        in order."""
+                 groups: Sequence[int] | None = None,
+                 ) -> tuple[list[int], list[Query], FloatArray]:
+        """The rows of ``positions`` (``mover`` to roll) whose game goes on, the
+        queries of ``mover``'s rolls from them — per row, one for each of :data:`ROLLS`
+        in order, or with ``groups`` of the row's :data:`ROLL_GROUPS` — and the rolls'
+        weights (one row of them per row that goes on)."""
         todo = [i for i, p in enumerate(positions) if self.rs.outcome(p) is None]
         fresh = untouched(self.rules, boards(self.rules, [positions[i] for i in todo], mover))
+        rolls = [ROLLS if groups is None else ROLL_GROUPS[groups[i]] for i in todo]
         queries = [(positions[i], mover, dice, bool(first))
-                   for i, first in zip(todo, fresh, strict=True) for dice, _ in ROLLS]
-        return todo, queries
+                   for i, first, row in zip(todo, fresh, rolls, strict=True)
+                   for dice, _ in row]
+        weights = np.array([[weight for _, weight in row] for row in rolls]).reshape(
+            len(todo), len(rolls[0]) if rolls else 0)
+        return todo, queries, weights
 
     @staticmethod
-    def _average(rows: int, best: FloatArray) -> FloatArray:
-        """Per row, the roll-weighted sum of ``best`` (``rows * 21`` estimates, a row's
-        rolls consecutive in :data:`ROLLS` order), added roll by roll."""
-        per_roll = best.reshape(rows, len(ROLLS), N_OUTPUTS)
+    def _average(weights: FloatArray, best: FloatArray) -> FloatArray:
+        """Per row, the roll-weighted sum of ``best`` (a row's rolls' estimates
+        consecutive, as in its row of ``weights``), added roll by roll."""
+        rows, rolls = weights.shape
+        per_roll = best.reshape(rows, rolls, N_OUTPUTS)
         totals = np.zeros((rows, N_OUTPUTS))
-        for k, (_, weight) in enumerate(ROLLS):
-            totals += weight * per_roll[:, k]
+        for k in range(rolls):
+            totals += weights[:, k, None] * per_roll[:, k]
         return totals
 
     def _finished(self, positions: Sequence[BoardPosition], me: Side) -> FloatArray:
@@ -325,33 +356,43 @@ class Evaluator:
         return result
 
     def one_ply(self, positions: Sequence[BoardPosition], me: Side,
-                packed: bool = True) -> FloatArray:
+                packed: bool = True, groups: Sequence[int] | None = None) -> FloatArray:
         """1-ply estimates of positions ``me`` has just moved to, from ``me``'s side.
-        ``packed=False`` keeps the replies' estimates for a :meth:`two_ply` to follow."""
+        ``packed=False`` keeps the replies' estimates for a :meth:`two_ply` to follow;
+        ``groups``: per position, the one of :data:`ROLL_GROUPS` averaged instead of all
+        21 rolls (a reduced 2-ply's last ply)."""
         result = self._finished(positions, me)
-        todo, queries = self._to_roll(positions, 1 - me)
+        todo, queries, weights = self._to_roll(positions, 1 - me, groups)
         if todo:
             probs, sizes = self.results(queries, packed)
             best = probs[group_argmax(equity(probs), sizes)]
-            result[todo] = flip(self._average(len(todo), best))
+            result[todo] = flip(self._average(weights, best))
         return result
 
     def two_ply(self, positions: Sequence[BoardPosition], me: Side) -> FloatArray:
         """2-ply estimates of positions ``me`` has just moved to, from ``me``'s side."""
         them = 1 - me
         result = self._finished(positions, me)
-        todo, queries = self._to_roll(positions, them)
+        todo, queries, weights = self._to_roll(positions, them)
         if not todo:
             return result
         probs, sizes = self.results(queries)
         kept, counts = group_top(equity(probs), sizes, self.reply_filter)
         flat = [p for query in queries for p in self.positions(*query)]
-        # The same reply may be the best of several rolls: each distinct one searched once.
-        index: dict[BoardPosition, int] = {}
-        which = np.array([index.setdefault(flat[int(k)], len(index)) for k in kept])
-        deep = self.one_ply(list(index), them)[which]
+        # Reduced: each kept reply's group of rolls, from the opponent roll it answers.
+        rolled = np.repeat(np.arange(len(queries)), counts) % len(ROLLS)
+        groups = ([NEXT_GROUP[int(r)] for r in rolled] if self.reduced
+                  else [-1] * len(kept))
+        # The same reply may be the best of several rolls: each distinct one (with its
+        # group of rolls, when reduced) searched once.
+        index: dict[tuple[BoardPosition, int], int] = {}
+        which = np.array([index.setdefault((flat[int(k)], g), len(index))
+                          for k, g in zip(kept, groups, strict=True)])
+        searched = list(index)
+        deep = self.one_ply([p for p, _ in searched], them,
+                            groups=[g for _, g in searched] if self.reduced else None)[which]
         best = deep[group_argmax(equity(deep), counts)]
-        result[todo] = flip(self._average(len(todo), best))
+        result[todo] = flip(self._average(weights, best))
         return result
 
     # -- the root -----------------------------------------------------------------
@@ -399,5 +440,6 @@ class Evaluator:
             return flip(self.static([position], 1 - side)[0])
         probs, sizes = self.results([(position, side, dice, first_turn) for dice, _ in ROLLS],
                                     packed=True)
-        totals: FloatArray = self._average(1, probs[group_argmax(equity(probs), sizes)])[0]
+        weights = np.array([[weight for _, weight in ROLLS]])
+        totals: FloatArray = self._average(weights, probs[group_argmax(equity(probs), sizes)])[0]
         return totals

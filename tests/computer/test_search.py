@@ -26,7 +26,7 @@ from computer.board import (
     untouched,
 )
 from computer.heuristic import blocks
-from computer.levels import load_net, picker
+from computer.levels import REDUCED, load_net, picker
 from computer.network import (
     CONTACT_INPUTS,
     TD_INPUTS,
@@ -38,6 +38,7 @@ from computer.network import (
 )
 from computer.search import (
     EXPERT_FILTERS,
+    ROLL_GROUPS,
     ROLLS,
     Evaluator,
     Filter,
@@ -80,9 +81,9 @@ def reference_encode(b, prof):
 class Reference:
     """The search of computer.search, plainly: same definition, no shortcuts."""
 
-    def __init__(self, rules, net, reply_filter=1):
+    def __init__(self, rules, net, reply_filter=1, reduced=False):
         self.rules, self.rs, self.net = rules, ruleset(rules), net
-        self.prof, self.reply_filter = profile(rules), reply_filter
+        self.prof, self.reply_filter, self.reduced = profile(rules), reply_filter, reduced
 
     def static(self, positions, me):
         b = general_boards(positions, me)
@@ -102,29 +103,35 @@ class Reference:
         first = bool(untouched(self.rules, general_boards([position], mover))[0])
         return [p.position for p in self.rs.legal_plays(position, mover, dice, first)]
 
-    def deeper(self, positions, me, best_reply):
-        """Each position's average over the opponent's rolls of ``best_reply(replies)``
-        (estimates from the opponent's side), from ``me``'s side; exact when over."""
+    def deeper(self, positions, me, best_reply, rolls=ROLLS):
+        """Each position's average over the opponent's ``rolls`` of
+        ``best_reply(replies, dice)`` (estimates from the opponent's side), from ``me``'s
+        side; exact when over."""
         result = self.static(positions, me)
         for i, position in enumerate(positions):
             if self.rs.outcome(position) is None:
                 total = np.zeros(5)
-                for dice, weight in ROLLS:
-                    total += weight * best_reply(self.replies(position, 1 - me, dice))
+                for dice, weight in rolls:
+                    total += weight * best_reply(self.replies(position, 1 - me, dice), dice)
                 result[i] = flip(total)
         return result
 
-    def one_ply(self, positions, me):
-        def best(replies):
+    def one_ply(self, positions, me, rolls=ROLLS):
+        def best(replies, dice):
             probs = self.static(replies, 1 - me)
             return probs[int(np.argmax(equity(probs)))]
-        return self.deeper(positions, me, best)
+        return self.deeper(positions, me, best, rolls)
 
     def two_ply(self, positions, me):
-        def best(replies):
+        def best(replies, dice):
             eq = equity(self.static(replies, 1 - me))
             chosen = np.argsort(-eq, kind="stable")[: self.reply_filter]
-            deep = self.one_ply([replies[int(k)] for k in chosen], 1 - me)
+            # Reduced: after the opponent's roll, the next group's rolls only.
+            rolls = ROLLS
+            if self.reduced:
+                group = next(g for g, rs in enumerate(ROLL_GROUPS) if dice in dict(rs))
+                rolls = ROLL_GROUPS[(group + 1) % 3]
+            deep = self.one_ply([replies[int(k)] for k in chosen], 1 - me, rolls)
             return deep[int(np.argmax(equity(deep)))]
         return self.deeper(positions, me, best)
 
@@ -200,6 +207,73 @@ def test_every_rule_set_and_a_wider_reply_filter(rules):
             one = Reference(rules, TINY_NET).one_ply(subset, side)
             assert np.allclose(evaluator.one_ply(subset, side), one, atol=1e-5)
             assert np.allclose(evaluator.one_ply(subset, side, packed=False), one, atol=1e-5)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_reduced_2_ply_is_the_reference_over_a_third_of_the_rolls(rules):
+    """A reduced 2-ply (the expert's in short nardy and nard) averages, at its last ply,
+    the group of rolls after the opponent roll's own: the same values and choices as a
+    plain search doing just that, and other values than the full 2-ply's."""
+    filters = (Filter(4, 2.0), Filter(3, 2.0))
+    reference = Reference(rules, TINY_NET, reply_filter=2, reduced=True)
+    full = Reference(rules, TINY_NET, reply_filter=2)
+    differs = 0
+    for plays, side in decisions(rules, 2, seed=3):
+        expected, deep = reference.best_play(plays, side, 2, filters)
+        evaluator = Evaluator(rules, TINY_NET, reply_filter=2, reduced=True)
+        assert evaluator.best_play(plays, side, 2, filters) == expected
+        assert deep is not None
+        candidates, values = deep
+        subset = [plays[int(i)].position for i in candidates]
+        got = equity(evaluator.two_ply(subset, side))
+        assert np.allclose(got, values, atol=1e-5)
+        differs += not np.allclose(got, equity(full.two_ply(subset, side)), atol=1e-4)
+    assert differs
+
+
+def test_the_roll_groups_are_balanced_thirds_of_the_rolls():
+    """The three groups share out the 21 rolls; each weighs 12 of 36 (two doubles, five
+    others), shows every die value a third of its times, and moves 8 1/6 pips on average
+    as the whole does."""
+    def ordered(rolls):  # the 36 (or 12) rolls, a non-double both ways
+        return [(a, b) for (a, b), w in rolls for a, b in ([(a, b)] if a == b
+                                                           else [(a, b), (b, a)])]
+    def pips(a, b):
+        return 4 * a if a == b else a + b
+    assert sorted(d for group in ROLL_GROUPS for d, _ in group) == sorted(d for d, _ in ROLLS)
+    whole = ordered(ROLLS)
+    assert len(whole) == 36
+    mean = sum(pips(a, b) for a, b in whole) / 36
+    for group in ROLL_GROUPS:
+        thirds = ordered(group)
+        assert len(thirds) == 12 and sum(1 for a, b in thirds if a == b) == 2
+        assert sum(w for _, w in group) == pytest.approx(1.0)
+        for value in range(1, 7):
+            assert sum((a == value) + (b == value) for a, b in thirds) == 4
+        assert sum(pips(a, b) for a, b in thirds) / 12 == pytest.approx(mean)
+        for (a, b), w in group:
+            assert w == pytest.approx((1 if a == b else 2) / 12)
+
+
+def test_the_expert_reduces_its_2_ply_where_levels_say(monkeypatch):
+    """``computer.levels.REDUCED``: the expert of short nardy and nard searches reduced;
+    Long Nardy's and backgammon's in full; ``strong`` never reaches 2-ply."""
+    assert {"short_nardy", "nard"} == REDUCED
+    seen = []
+
+    class Spy(Evaluator):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            seen.append((self.rules, self.reduced))
+
+    monkeypatch.setattr("computer.levels.Evaluator", Spy)
+    for rules in RULES:
+        plays, side = next(decisions(rules, 1, seed=4))
+        for level in ("strong", "expert"):
+            seen.clear()
+            picker(rules, level, net=TINY_NET)(plays, side)
+            picker(rules, level, net=TINY_NET, reduced=False)(plays, side)
+            assert seen == [(rules, level == "expert" and rules in REDUCED), (rules, False)]
 
 
 @pytest.mark.parametrize("rules, counts", [
