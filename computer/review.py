@@ -34,7 +34,10 @@ equity lost: MWC thresholds would need a scale per score that is not measured.
 **Depth.** Every legal play is valued at 0-ply; at depth 1 or 2 the best
 :data:`DEEP` by 0-ply, and the play made, are valued again at that depth, so the play
 made and the ones it is compared with are always valued alike. The listed best plays
-are those valued deepest.
+are those valued deepest. The 2-ply is the ``expert``'s: reduced in the rule sets of
+:data:`computer.levels.REDUCED` (short nardy, nard: its last ply over a third of the
+rolls, :data:`computer.search.ROLL_GROUPS`), so a review judges the plays by the search
+the computer plays with.
 
 **Luck** of a roll is valued at 0-ply whatever the depth (as gnubg's default): the
 equity after the best play for the roll made minus the average, over the 21 rolls
@@ -61,7 +64,7 @@ from nardy import SIDE_NAMES, BoardPosition, Side, Step
 
 from . import stakes
 from .board import ruleset
-from .levels import load_net
+from .levels import REDUCED, load_net
 from .network import Net, equity, flip
 from .search import Evaluator, gc_paused
 
@@ -250,7 +253,8 @@ class Reviewer:
         self.depth = depth
         self.mars = mars
         self.rs = ruleset(rules)
-        self.ev = Evaluator(rules, net if net is not None else load_net(rules))
+        self.ev = Evaluator(rules, net if net is not None else load_net(rules),
+                            reduced=rules in REDUCED)
         self.match = match if match is not None and match.length > 1 else None
         self.met = (None if self.match is None else MatchEquity(
             WIN_FREQUENCIES[rules] if mars else {1: 1.0}, self.match.crawford))

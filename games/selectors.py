@@ -317,6 +317,12 @@ def match_review_open(match_id: int) -> bool:
     return Analysis.objects.filter(match_id=match_id, state__in=Analysis.OPEN).exists()
 
 
+def match_last_event_seq(match_id: int) -> int:
+    """The ``seq`` of the match's last logged event (0 for none, or no such match)."""
+    seq = Match.objects.filter(pk=match_id).values_list("last_event_seq", flat=True).first()
+    return seq or 0
+
+
 def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePosition]:
     """Issue 23 item 11: the board before the game's first turn (``turn`` 0) and after
     each of its turns, in ``perspective``'s numbering, for a replay. The boards are the

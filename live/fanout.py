@@ -41,7 +41,7 @@ from django.conf import settings
 from rest_framework.renderers import JSONRenderer
 
 from games.models import is_over
-from games.selectors import event_json
+from games.selectors import event_json, match_review_open
 from live import kinds
 from nard_site import doorbell
 
@@ -60,7 +60,9 @@ def render(data: Any) -> str:
 @dataclass(frozen=True)
 class Message:
     """One committed change: ``events`` as ``(seq, type, json)``, ``accounts`` as
-    ``{user id: [(kind, json), ...]}``; ``over`` when the match has ended."""
+    ``{user id: [(kind, json), ...]}``; ``over`` when the match's stream ends with these
+    events: the match has ended and no game review of it is queued or running (read
+    once, by the publisher, not by each stream)."""
 
     match: int
     version: int
@@ -84,7 +86,7 @@ class Message:
 def message(match: Match, events: Sequence[Event]) -> Message:
     return Message(
         match=match.pk, version=match.version,
-        over=is_over(match.status),
+        over=is_over(match.status) and not match_review_open(match.pk),
         events=tuple((e.seq, e.type, render(event_json(e))) for e in events),
         accounts={uid: tuple((kind, render(data)) for kind, data in found)
                   for uid, found in kinds.items(match, events).items()})

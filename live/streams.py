@@ -159,7 +159,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                     clock.wrote()
                 else:
                     if msg.over and msg.events and msg.events[-1][0] == last:
-                        read_db = True  # the log says whether it ends (a review to come)
+                        return  # the last event, and no review to come (Message.over)
             if sub.resync:
                 sub.resync, read_db = False, True
             if read_db:

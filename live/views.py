@@ -111,13 +111,15 @@ class MatchStreamView(StreamView):
         serializer.is_valid(raise_exception=True)
         after = serializer.validated_data.get("after", 0)
         ident = int(pk) if len(pk) <= 19 and int(pk) < 2**63 else None
-        # Whether a review is to come is read before the log's end: a review that ends in
-        # between has its last event in the log by then (they commit together).
-        review = ident is not None and selectors.match_review_open(ident)
         match = selectors.match_get(ident) if ident is not None else None
         if match is None:
             raise NotFound(f"No match with id {pk}.")
-        if is_over(match.status) and after >= match.last_event_seq and not review:
+        if is_over(match.status) and after >= match.last_event_seq and not (
+                selectors.match_review_open(match.pk)
+                or after < selectors.match_last_event_seq(match.pk)):
+            # Nothing after ``after`` and no review to come (read before the log's end
+            # again: a review that ended in between has its last event logged by then,
+            # they commit together): nothing will come.
             return HttpResponse(status=204)
         if request.user.is_authenticated and request.user.pk is not None:
             presence.seen(request.user.pk)  # an open stream is presence too (issue 17)

@@ -170,3 +170,24 @@ def test_each_rule_sets_table_is_a_match_equity_table(rules: str) -> None:
     assert table[3][3] == pytest.approx(0.5)
     assert table[1][7] > table[1][2] > 0.5
     assert table[2][5] == pytest.approx(1.0 - table[5][2])
+
+
+@pytest.mark.parametrize("rules", ["short_nardy", "nard", "long_nardy", "backgammon"])
+def test_the_2_ply_review_searches_as_the_expert_plays(rules: str) -> None:
+    """The review's depth 2 is the expert's 2-ply: reduced where the expert's is
+    (``computer.levels.REDUCED``), full elsewhere — the plays are judged by the search
+    the computer plays with."""
+    import numpy as np
+
+    from computer.levels import REDUCED, load_net
+    from computer.review import Reviewer
+    from computer.search import Evaluator
+
+    reviewer = Reviewer(rules, 2)
+    assert reviewer.ev.reduced is (rules in REDUCED)
+    turn = random_game(rules, seed=2)[6]
+    positions = [p.position for p in ruleset(rules).legal_plays(
+        turn.position, turn.side, turn.dice, turn.first_turn)][:2]
+    expected = Evaluator(rules, load_net(rules), reduced=rules in REDUCED).two_ply(
+        positions, turn.side)
+    assert np.allclose(reviewer._deep(positions, turn.side), expected, atol=1e-6)

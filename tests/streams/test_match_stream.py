@@ -233,6 +233,60 @@ def test_a_queued_review_keeps_a_finished_match_from_answering_204(
     assert api.get(stream_url(match_id), HTTP_LAST_EVENT_ID=last).status_code == 204
 
 
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume")  # WSGI's read
+def test_a_review_ending_while_the_stream_opens_is_not_missed(
+        alice: Any, bob: Any, scripted_dice: Any, api: Any, monkeypatch: Any) -> None:
+    """The view asks whether a review is to come only of a finished match with nothing
+    after the reader's seq, and reads the log's end again after it: a review that ends
+    in between (its ``done`` event logged) is streamed, not answered 204."""
+    from games import analysis_service, selectors
+    from games.models import Analysis
+
+    asked: list[int] = []
+    real = selectors.match_review_open
+    monkeypatch.setattr(selectors, "match_review_open",
+                        lambda match_id: asked.append(match_id) or real(match_id))
+    live = start_match(alice, bob, length=1, script=scripted_dice)["id"]
+    assert api.get(stream_url(live)).status_code == 200 and asked == []  # not over
+    bob.ok(live, "resign")
+    last = log_of(api, live)[-1]["seq"]
+    assert api.get(stream_url(live), HTTP_LAST_EVENT_ID=str(last - 1)).status_code == 200
+    assert asked == []  # over, but the reader has something to read
+
+    analysis = Analysis.objects.create(match_id=live, depth=0, turns_total=1)
+
+    def ends_meanwhile(match_id: int) -> bool:
+        asked.append(match_id)
+        analysis_service._finish(analysis, Analysis.State.DONE, results=[])
+        return real(match_id)  # no longer open: only the log's end tells
+
+    monkeypatch.setattr(selectors, "match_review_open", ends_meanwhile)
+    response = api.get(stream_url(live), HTTP_LAST_EVENT_ID=str(last))
+    assert asked == [live] and response.status_code == 200
+    body = b"".join(response).decode()
+    assert f"id: {last + 1}" in body and '"state":"done"' in body
+
+
+def test_the_publisher_says_whether_the_stream_ends(
+        alice: Any, bob: Any, scripted_dice: Any) -> None:
+    """``Message.over`` (what every open stream of the match reads, without a query of
+    its own): the match over and no review of it queued or running."""
+    from games.models import Analysis, Event, Match
+    from live.fanout import message
+
+    match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
+    events = list(Event.objects.filter(match_id=match_id))
+    assert not message(Match.objects.get(pk=match_id), events).over  # being played
+    bob.ok(match_id, "resign")
+    match, events = Match.objects.get(pk=match_id), list(Event.objects.filter(match_id=match_id))
+    assert message(match, events).over
+    analysis = Analysis.objects.create(match_id=match_id, depth=1)
+    assert not message(match, events).over  # its analysis events are still to come
+    analysis.state = Analysis.State.DONE
+    analysis.save()
+    assert message(match, events).over
+
+
 def test_a_client_too_slow_is_cut(match_id: int, bob: Any, api: Any, settings: Any) -> None:
     settings.STREAM_QUEUE_MAX = 1
     count = len(log_of(api, match_id))
