@@ -53,6 +53,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("8/0.20 at 1-ply", (Filter(8, 0.20), Filter(2, 0.08)), 1),
     Setting("8/0.20, 3/0.10", (Filter(8, 0.20), Filter(3, 0.10)), 1),
     Setting("reply filter 2", EXPERT_FILTERS, 2),
+    Setting("reduced, 3 at 2-ply", (Filter(6, 0.16), Filter(3, 0.10)), 1, True),
+    Setting("reduced, 8/0.20, 3/0.10", (Filter(8, 0.20), Filter(3, 0.10)), 1, True),
 )
 
 

@@ -20,7 +20,9 @@ MatchAnalysisSerializer = schema_serializer(shapes.MatchAnalysis)
 PlayerReviewSerializer = schema_serializer(shapes.PlayerReview)
 
 _REQUEST = inline_serializer("AnalysisRequest", {
-    "depth": serializers.IntegerField(required=False, help_text="Plies: 0, 1 or 2 (default 2)."),
+    "depth": serializers.IntegerField(
+        required=False, help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
+                                  "reduced in short nardy and nard)."),
 })
 
 

@@ -53,3 +53,18 @@ def test_the_filter_bench_scores_each_setting_against_its_reference(capsys):
         assert low <= share <= high
     assert rows[-1].group(1) == "as wide as the reference"
     assert float(rows[-1].group(2)) == 100.0 and float(rows[-1].group(5)) == 0.0
+
+
+def test_expert_full_is_benched_beside_the_reduced_expert(capsys, monkeypatch):
+    """``--levels expert,expert-full``: where the expert's 2-ply is reduced, the full
+    search is timed too, each with its own picker."""
+    import bench.computer as bench
+
+    calls = []
+    real = bench.picker
+    monkeypatch.setattr(bench, "picker",
+                        lambda *a, **k: calls.append(k.get("reduced", "-")) or real(*a, **k))
+    main(["--rules", "short_nardy", "--positions", "2", "--levels", "expert,expert-full"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1::2]] == ["expert", "expert-full"]
+    assert calls == ["-", None, False]  # the sample's heuristic, then the two
