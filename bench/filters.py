@@ -12,7 +12,7 @@ scored by the reference's 2-ply equity (computed for it when the reference did n
 it). Printed per setting: the share of decisions where it chose the reference's play
 (with the 95 % Wilson interval), the mean and largest equity given up, and its CPU time
 per decision (mean and p95, ``time.process_time``). The other settings search their
-2-ply in full; "committed" is the expert's own (reduced in short nardy and nard). The
+2-ply in full; "committed" is the expert's own (reduced but in backgammon). The
 committed network and the bear-off and race evaluations as every learned level uses
 them.
 """

@@ -36,10 +36,11 @@ for a rule set: the learned levels need its trained weights."""
 LEARNED = frozenset({"network", "strong", "expert"})
 PLIES = {"network": 0, "strong": 1, "expert": 2}
 
-REDUCED = frozenset({"short_nardy", "nard"})
+REDUCED = frozenset({"long_nardy", "short_nardy", "nard"})
 """The rule sets whose ``expert`` searches its 2-ply reduced (its last ply over a third
-of the rolls, :data:`computer.search.ROLL_GROUPS`): the hitting games with 20-30 plays a
-roll, whose full 2-ply misses the 300 ms a decision (docs/computer.md has both
+of the rolls, :data:`computer.search.ROLL_GROUPS`): those whose full 2-ply misses the
+300 ms a decision at p95 — the nardy games (Long Nardy's 30-odd plays a roll, the hitting
+games' 20-30); backgammon's full 2-ply is within it (docs/computer.md has both
 measurements, time and strength)."""
 
 

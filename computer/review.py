@@ -35,7 +35,7 @@ equity lost: MWC thresholds would need a scale per score that is not measured.
 :data:`DEEP` by 0-ply, and the play made, are valued again at that depth, so the play
 made and the ones it is compared with are always valued alike. The listed best plays
 are those valued deepest. The 2-ply is the ``expert``'s: reduced in the rule sets of
-:data:`computer.levels.REDUCED` (short nardy, nard: its last ply over a third of the
+:data:`computer.levels.REDUCED` (all but backgammon: its last ply over a third of the
 rolls, :data:`computer.search.ROLL_GROUPS`), so a review judges the plays by the search
 the computer plays with.
 

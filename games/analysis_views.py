@@ -22,7 +22,7 @@ PlayerReviewSerializer = schema_serializer(shapes.PlayerReview)
 _REQUEST = inline_serializer("AnalysisRequest", {
     "depth": serializers.IntegerField(
         required=False, help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
-                                  "reduced in short nardy and nard)."),
+                                  "reduced but in backgammon)."),
 })
 
 

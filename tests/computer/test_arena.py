@@ -295,16 +295,18 @@ def test_a_records_header_names_the_networks_by_digest(tmp_path) -> None:
 
 def test_expert_full_is_the_unreduced_expert_and_records_tell_them_apart(tmp_path) -> None:
     """``expert-full``: the expert searching all 21 rolls at its last ply where the
-    ``expert`` reduces it (short nardy, nard); a record of the full search (every record
+    ``expert`` reduces it (all but backgammon); a record of the full search (every record
     made before the reduction) is not continued by the reduced one, nor the reverse."""
     from computer.arena import ArenaError, make_player
 
     assert make_player("short_nardy", "expert").reduced is True
     assert make_player("short_nardy", "expert-full").reduced is False
-    assert make_player("long_nardy", "expert").reduced is False
+    assert make_player("long_nardy", "expert").reduced is True
+    assert make_player("backgammon", "expert").reduced is False
     assert make_player("nard", "strong").reduced is False
     assert Setup("short_nardy", "expert", "expert-full", seed=1).header()["reduced"] == ["a"]
-    assert "reduced" not in Setup("long_nardy", "expert", "strong", seed=1).header()
+    assert "reduced" not in Setup("backgammon", "expert", "strong", seed=1).header()
+    assert "reduced" not in Setup("long_nardy", "expert-full", "strong", seed=1).header()
     before = {"arena": 1, "rules": "short_nardy", "a": "expert", "b": "random", "seed": 1,
               "a_weights": Setup("short_nardy", "expert", "random", seed=1).header()[
                   "a_weights"], "b_weights": None}

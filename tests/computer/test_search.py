@@ -165,10 +165,14 @@ def decisions(rules, count, seed):
                 return
 
 
-def test_expert_with_the_committed_network_chooses_as_the_reference():
+@pytest.mark.parametrize("reduced", [True, False])
+def test_expert_with_the_committed_network_chooses_as_the_reference(reduced):
+    """Long Nardy's expert (a reduced 2-ply, ``computer.levels.REDUCED``) and its full
+    2-ply (``reduced=False``, the arena's ``expert-full``)."""
     net = load_net("long_nardy")
-    reference = Reference("long_nardy", net)
-    expert = picker("long_nardy", "expert", race=False)  # the reference has no race net
+    reference = Reference("long_nardy", net, reduced=reduced)
+    expert = picker("long_nardy", "expert", race=False,  # the reference has no race net
+                    reduced=None if reduced else False)
     searched = 0
     for plays, side in decisions("long_nardy", 14, seed=12):
         expected, deep = reference.best_play(plays, side, 2)
@@ -176,7 +180,8 @@ def test_expert_with_the_committed_network_chooses_as_the_reference():
         if deep is not None:  # the 2-ply values themselves, up to float32 rounding
             candidates, values = deep
             subset = [plays[int(i)].position for i in candidates]
-            got = equity(Evaluator("long_nardy", net, race=False).two_ply(subset, side))
+            got = equity(Evaluator("long_nardy", net, race=False,
+                                   reduced=reduced).two_ply(subset, side))
             assert np.allclose(got, values, rtol=0, atol=1e-5)
             searched += 1
     assert searched >= 3
@@ -256,9 +261,9 @@ def test_the_roll_groups_are_balanced_thirds_of_the_rolls():
 
 
 def test_the_expert_reduces_its_2_ply_where_levels_say(monkeypatch):
-    """``computer.levels.REDUCED``: the expert of short nardy and nard searches reduced;
-    Long Nardy's and backgammon's in full; ``strong`` never reaches 2-ply."""
-    assert {"short_nardy", "nard"} == REDUCED
+    """``computer.levels.REDUCED``: the expert of the nardy games searches reduced,
+    backgammon's in full; ``strong`` never reaches 2-ply."""
+    assert {"long_nardy", "short_nardy", "nard"} == REDUCED
     seen = []
 
     class Spy(Evaluator):
