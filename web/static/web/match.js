@@ -90,6 +90,7 @@ class MatchView {
     // The page's own flags.
     this.stopped = false;
     this.busy = false;            // a write in flight: the board takes no presses
+    this.pendingFocus = null;     // the control whose focus waits for a write's answer
     this.resignArmed = false;     // Resign pressed once: the next press resigns
     this.rolledOff = false;       // a roll_off event exists: too late to abort
     this.ourMove = null;          // the last render's "it is our move" (tab title, sound)
@@ -776,7 +777,12 @@ class MatchView {
     const ro = (s && s.roll_off) || {};
     // Issue 23 item 8: the focus stays in the controls when they are drawn again.
     const active = document.activeElement;
-    const focused = active && shown.contains(active) ? active.id || "" : null;
+    let focused = active && shown.contains(active) ? active.id || "" : null;
+    if (focused === null && this.pendingFocus !== null && !this.busy
+        && (!active || active === document.body)) {
+      focused = this.pendingFocus;   // Done was pressed: its answer says what comes next
+    }
+    if (!this.busy) this.pendingFocus = null;
     if (acting && (s.phase === "roll" || s.phase === "roll-off")) {
       actions.append(button(s.phase === "roll-off" ? _("Roll one die") : _("Roll"),
                             () => this.roll(), { id: "roll", class: "primary" }));
@@ -862,6 +868,9 @@ class MatchView {
   refocus(id) {
     const same = id && document.getElementById(id);
     if (same && !same.disabled) { same.focus(); return; }
+    // Disabled only while a write is in flight (Done pressed, and something drew the
+    // page before the answer came): the answer's drawing places the focus, not the board.
+    if (same && this.busy) { this.pendingFocus = id; return; }
     const roll = document.getElementById("roll");
     if (roll) { roll.focus(); return; }
     const done = document.getElementById("done");
