@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from nardy import RULESETS, BoardPosition, Side
 from nardy import BoardPlay as Play
-from nardy import BoardPosition, Side
 
 from . import heuristic
 from .board import UnreadableBoardError, readable, reader, ruleset
@@ -36,12 +37,24 @@ for a rule set: the learned levels need its trained weights."""
 LEARNED = frozenset({"network", "strong", "expert"})
 PLIES = {"network": 0, "strong": 1, "expert": 2}
 
-REDUCED = frozenset({"long_nardy", "short_nardy", "nard"})
+SEARCH_FILE = WEIGHTS_DIR / "search.json"
+"""The expert's search settings per rule set, data beside the committed networks."""
+
+
+def _reduced() -> frozenset[str]:
+    names = json.loads(SEARCH_FILE.read_text())["reduced_2_ply"]
+    unknown = [name for name in names if name not in RULESETS]
+    if unknown:
+        raise ValueError(f"{SEARCH_FILE.name}: no rule set {', '.join(map(repr, unknown))}")
+    return frozenset(names)
+
+
+REDUCED: frozenset[str] = _reduced()
 """The rule sets whose ``expert`` searches its 2-ply reduced (its last ply over a third
-of the rolls, :data:`computer.search.ROLL_GROUPS`): those whose full 2-ply misses the
-300 ms a decision at p95 — the nardy games (Long Nardy's 30-odd plays a roll, the hitting
-games' 20-30); backgammon's full 2-ply is within it (docs/computer.md has both
-measurements, time and strength)."""
+of the rolls, :data:`computer.search.ROLL_GROUPS`), listed in :data:`SEARCH_FILE`: those
+whose full 2-ply misses the 300 ms a decision at p95 — the nardy games (Long Nardy's
+30-odd plays a roll, the hitting games' 20-30); backgammon's full 2-ply is within it
+(docs/computer.md has both measurements, time and strength)."""
 
 
 class UnknownLevelError(ValueError):

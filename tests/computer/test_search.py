@@ -376,3 +376,19 @@ def test_the_collector_is_paused_for_a_decision_and_back_after():
     evaluator = Evaluator("long_nardy", TINY_NET)
     evaluator.best_play(plays, side, 2)
     assert gc.isenabled() and not evaluator._positions and not evaluator._values
+
+
+def test_the_reduced_rule_sets_are_read_from_the_weights_directory(tmp_path, monkeypatch):
+    """``computer/weights/search.json`` lists them (data beside the networks, not a rule
+    set's name in the code); a name that is no rule set is refused."""
+    import json
+
+    from computer import levels
+
+    listed = json.loads(levels.SEARCH_FILE.read_text())["reduced_2_ply"]
+    assert frozenset(listed) == REDUCED and set(listed) <= set(RULES)
+    bad = tmp_path / "search.json"
+    bad.write_text(json.dumps({"reduced_2_ply": ["long_nardy", "longnardy"]}))
+    monkeypatch.setattr(levels, "SEARCH_FILE", bad)
+    with pytest.raises(ValueError, match="no rule set 'longnardy'"):
+        levels._reduced()
