@@ -18,12 +18,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from computer import arena
 from computer.board import ruleset
 from computer.levels import LEARNED, LEVELS, levels_for, picker
 from computer.network import Net
 from nardy import DEFAULT_RULES, BoardPlay, Side
 
-FULL = "expert-full"
+FULL = f"expert{arena.FULL}"
 
 
 def decisions(rules: str, count: int, seed: int) -> list[tuple[Sequence[BoardPlay], Side]]:

@@ -83,6 +83,9 @@ NEXT_GROUP: tuple[int, ...] = tuple(
 """Per opponent roll (in :data:`ROLLS` order), the group of the mover's rolls a reduced
 2-ply averages after it: the group after the one holding that roll."""
 
+_ROLL_WEIGHTS = np.array([weight for _, weight in ROLLS])
+_GROUP_WEIGHTS = np.array([[weight for _, weight in group] for group in ROLL_GROUPS])
+
 BATCH = 2048
 """Positions the network reads at a time: big enough for NumPy, small enough for the
 encoding and the hidden layer to stay in the processor's cache."""
@@ -333,8 +336,8 @@ class Evaluator:
         queries = [(positions[i], mover, dice, bool(first))
                    for i, first, row in zip(todo, fresh, rolls, strict=True)
                    for dice, _ in row]
-        weights = np.array([[weight for _, weight in row] for row in rolls]).reshape(
-            len(todo), len(rolls[0]) if rolls else 0)
+        weights = (np.broadcast_to(_ROLL_WEIGHTS, (len(todo), len(ROLLS))) if groups is None
+                   else _GROUP_WEIGHTS[[groups[i] for i in todo]])
         return todo, queries, weights
 
     @staticmethod
@@ -381,16 +384,17 @@ class Evaluator:
         flat = [p for query in queries for p in self.positions(*query)]
         # Reduced: each kept reply's group of rolls, from the opponent roll it answers.
         rolled = np.repeat(np.arange(len(queries)), counts) % len(ROLLS)
-        groups = ([NEXT_GROUP[int(r)] for r in rolled] if self.reduced
-                  else [-1] * len(kept))
+        groups: list[int | None] = ([NEXT_GROUP[int(r)] for r in rolled] if self.reduced
+                                    else [None] * len(kept))
         # The same reply may be the best of several rolls: each distinct one (with its
         # group of rolls, when reduced) searched once.
-        index: dict[tuple[BoardPosition, int], int] = {}
+        index: dict[tuple[BoardPosition, int | None], int] = {}
         which = np.array([index.setdefault((flat[int(k)], g), len(index))
                           for k, g in zip(kept, groups, strict=True)])
         searched = list(index)
         deep = self.one_ply([p for p, _ in searched], them,
-                            groups=[g for _, g in searched] if self.reduced else None)[which]
+                            groups=[g for _, g in searched if g is not None]
+                            if self.reduced else None)[which]
         best = deep[group_argmax(equity(deep), counts)]
         result[todo] = flip(self._average(weights, best))
         return result
