@@ -32,7 +32,9 @@ from nardy import BoardPosition, Side, Step, Turn
 from . import stakes
 from .board import UnreadableBoardError, ruleset
 from .levels import (
+    LEARNED,
     LEVELS,
+    Picker,
     UnknownLevelError,
     levels_for,
     load_net,
@@ -67,29 +69,43 @@ def _check_level(rules: str, level: str) -> None:
 
 def choose_play(rules: str, level: str, position: BoardPosition, side: Side,
                 dice: tuple[int, int], first_turn: bool,
-                rng: random.Random | None = None) -> tuple[Step, ...]:
+                rng: random.Random | None = None,
+                situation: Situation | None = None) -> tuple[Step, ...]:
     """The whole turn ``level`` plays for ``side`` having rolled ``dice`` in ``position``.
 
     The steps are in playing order and replay through
     ``RULESETS[rules].start_turn(position, side, dice, first_turn).apply_all(steps)``;
     ``()`` when no move is legal (R23). ``rng`` drives the ``random`` level only (the
-    others are deterministic). Raises ``KeyError`` for an unknown rule set and
-    :class:`UnknownLevelError` for a level it does not have.
+    others are deterministic). ``situation``: the match as ``side`` sees it — the
+    learned levels then play for the match-winning chance at its score
+    (:meth:`Situation.objective`: gammons and marses worth what they do for the match,
+    nothing with ``dave``, S6, or in a 1-point match); ``None``: money play. Raises
+    ``KeyError`` for an unknown rule set and :class:`UnknownLevelError` for a level it
+    does not have.
     """
     rs = ruleset(rules)
     _check_level(rules, level)
     plays = rs.legal_plays(position, side, dice, first_turn)
-    return plays[picker(rules, level, rng)(plays, side)].steps
+    return plays[_picker(rules, level, rng, side, situation)(plays, side)].steps
 
 
 def choose_for_turn(rules: str, level: str, turn: Turn,
-                    rng: random.Random | None = None) -> tuple[Step, ...]:
+                    rng: random.Random | None = None,
+                    situation: Situation | None = None) -> tuple[Step, ...]:
     """The rest of a turn in progress (some dice may already be played): the steps
-    that ``turn.apply_all`` plays to its end. Same errors as :func:`choose_play`."""
+    that ``turn.apply_all`` plays to its end. ``situation`` as in :func:`choose_play`;
+    the same errors."""
     ruleset(rules)
     _check_level(rules, level)
     plays = turn.plays()
-    return plays[picker(rules, level, rng)(plays, turn.side)].steps
+    return plays[_picker(rules, level, rng, turn.side, situation)(plays, turn.side)].steps
+
+
+def _picker(rules: str, level: str, rng: random.Random | None, side: Side,
+            situation: Situation | None) -> Picker:
+    if situation is None or level not in LEARNED:
+        return picker(rules, level, rng)
+    return picker(rules, level, rng, objective=situation.objective(rules, side))
 
 
 def estimate(rules: str, position: BoardPosition, side: Side, first_turn: bool = False,

@@ -58,6 +58,7 @@ from .levels import (
 )
 from .match import MAX_TURNS, first_dice
 from .network import Net, WeightsMismatchError, weights_digest
+from .score import match_objective
 
 GNUBG = "gnubg"
 NO_DB = "-nodb"
@@ -137,14 +138,18 @@ class LevelPlayer:
 
     def __init__(self, rules: str, level: str, net: Net | None = None,
                  exact_race: bool = True, race: bool | None = None,
-                 reduced: bool | None = None) -> None:
+                 reduced: bool | None = None, match: int = 0) -> None:
         self.rules, self.level, self.net, self.exact_race = rules, level, net, exact_race
         self.race, self.reduced = race, reduced
-        self._pick = picker(rules, level, random.Random(0), net, exact_race, race, reduced)
+        # The first game of a match: 0-0, the same objective for either side.
+        self.objective = (match_objective(rules, 0, length=match, own=0, opponent=0)
+                          if match else None)
+        self._pick = picker(rules, level, random.Random(0), net, exact_race, race, reduced,
+                            self.objective)
 
     def new_game(self, rng: random.Random) -> None:
         self._pick = picker(self.rules, self.level, rng, self.net, self.exact_race,
-                            self.race, self.reduced)
+                            self.race, self.reduced, self.objective)
 
     def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
                first_turn: bool, plays: Sequence[Play]) -> int:
@@ -178,11 +183,13 @@ def check_player(rules: str, name: str, weights: Path | None = None) -> None:
                              f"({weights_path(rules)} is missing; --weights FILE gives one)")
 
 
-def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
-    """The player called ``name`` in ``rules`` (see :func:`check_player`)."""
+def make_player(rules: str, name: str, weights: Path | None = None, match: int = 0,
+                ) -> Player:
+    """The player called ``name`` in ``rules`` (see :func:`check_player`); ``match``:
+    money play (0) or each game the first of a ``match``-point match."""
     check_player(rules, name, weights)
     if name == GNUBG:
-        return GnubgPlayer()
+        return GnubgPlayer(match=match)
     race = _uses_race(name)
     if race is None and weights is not None:  # a given network plays as the committed
         race = True                            # one would: with the committed race network
@@ -190,7 +197,7 @@ def make_player(rules: str, name: str, weights: Path | None = None) -> Player:
     name, exact_race = _level(name)
     try:
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
-        return LevelPlayer(rules, name, net, exact_race, race, reduced)
+        return LevelPlayer(rules, name, net, exact_race, race, reduced, match)
     except (UnknownLevelError, WeightsMismatchError) as error:
         raise ArenaError(str(error)) from None
 
@@ -293,6 +300,9 @@ class Setup:
     weights: Path | None = None
     b_weights: Path | None = None
     """B's network when it is not ``weights`` (the new expert against the old)."""
+    match: int = 0
+    """0: money play; else each game is the first of a ``match``-point match, both
+    players playing for the match (:mod:`computer.score`; gnubg told the length)."""
 
     def weights_of(self, player: str) -> Path | None:
         return self.b_weights if player == "b" and self.b_weights is not None else self.weights
@@ -314,6 +324,8 @@ class Setup:
                    if _reduced(self.rules, name)]
         if reduced:  # a record of the full search (all before there was a reduced one)
             header["reduced"] = reduced  # cannot go on with the reduced, nor this with it
+        if self.match:  # money play's records (all before there was match play) say none
+            header["match"] = self.match
         return header
 
 
@@ -322,9 +334,9 @@ class _Worker:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.a = make_player(setup.rules, setup.a, setup.weights_of("a"))
+        self.a = make_player(setup.rules, setup.a, setup.weights_of("a"), setup.match)
         try:
-            self.b = make_player(setup.rules, setup.b, setup.weights_of("b"))
+            self.b = make_player(setup.rules, setup.b, setup.weights_of("b"), setup.match)
         except BaseException:
             self.a.close()
             raise
@@ -481,7 +493,8 @@ def report(setup: Setup, tally: Tally, jobs: int, elapsed: float) -> list[str]:
     lines = [
         f"{setup.rules}: A = {_named(setup.a, setup.weights_of('a'))}, "
         f"B = {_named(setup.b, setup.weights_of('b'))}; {games} games, seed {setup.seed}, "
-        f"{jobs} job{'s' * (jobs > 1)}; A has White in the even games",
+        f"{jobs} job{'s' * (jobs > 1)}; A has White in the even games"
+        + (f"; each game the first of a {setup.match}-point match" if setup.match else ""),
         f"A won {wins} of {games} = {100 * wins / games:.1f} % "
         f"(95 % Wilson interval {100 * low:.1f}-{100 * high:.1f} %)",
         f"A's points per game: {tally.points / games:+.3f}",
@@ -522,8 +535,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record", type=Path, default=None,
                         help="keep each game in this file (JSON lines) and, when it "
                              "exists, play only the games it lacks")
+    parser.add_argument("--match", type=int, default=0, metavar="N",
+                        help="play each game as the first of an N-point match: the "
+                             "players play for the match (1: gammons count for nothing); "
+                             "default 0, money play")
     args = parser.parse_args(argv)
-    setup = Setup(args.rules, args.a, args.b, args.seed, args.weights, args.b_weights)
+    if args.match < 0:
+        parser.error(f"--match: a match length is positive (or 0, money play), not "
+                     f"{args.match}")
+    setup = Setup(args.rules, args.a, args.b, args.seed, args.weights, args.b_weights,
+                  args.match)
     start = time.perf_counter()
     try:
         tally = run(setup, args.games, args.jobs, args.progress, args.record)

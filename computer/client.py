@@ -490,7 +490,7 @@ class Bot:
             return Action("moves", {**version, "steps": [step]},
                           f"{step['from']}/{step['to']} (finishing a turn begun elsewhere)")
         steps = computer.choose_play(rules, level, position, side, (dice[0], dice[1]),
-                                     first, self.rng)
+                                     first, self.rng, Situation.of_api_match(match, colour))
         return Action("moves", {**version, "steps": [
             {"from": s.src, "to": s.dst, "die": s.die} for s in steps]},
             f"{dice[0]}-{dice[1]}: {format_play(steps)}")

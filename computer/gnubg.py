@@ -51,8 +51,10 @@ import sys
 import gnubg
 
 gnubg.command("set jacoby off")
-# Money play, centred cube, no Jacoby rule: gammons count (the evaluation is cubeless).
-CUBE = gnubg.cubeinfo(1, -1, 0, 0, (0, 0), 0, 0)
+# Money play (MATCH_TO 0), centred cube, no Jacoby rule: gammons count (the evaluation
+# is cubeless); or the first game of a MATCH_TO-point match (gammons worth what they do
+# for the match: nothing in a 1-point one).
+CUBE = gnubg.cubeinfo(1, -1, 0, MATCH_TO, (0, 0), 0, 0)
 CONTEXT = {{"cubeful": 0, "plies": 0, "deterministic": 1, "prune": 0, "noise": 0.0}}
 
 
@@ -76,7 +78,16 @@ while True:
         answer("error " + repr(error))
 '''
 """The script gnubg runs: one request a line (``<position ID> <die> <die>``), one
-answer a line (``move <from> <to> ...|<notation>`` or ``error ...``), ``quit`` ends it."""
+answer a line (``move <from> <to> ...|<notation>`` or ``error ...``), ``quit`` ends it.
+``MATCH_TO`` is set before it (:func:`server_script`)."""
+
+
+def server_script(match: int = 0) -> str:
+    """:data:`SERVER` for money play (``match=0``) or for the first game of a ``match``-point
+    match."""
+    if match < 0:
+        raise ValueError(f"a match length is positive, or 0 for money play, not {match}")
+    return f"MATCH_TO = {int(match)}\n" + SERVER
 
 
 class GnubgError(RuntimeError):
@@ -148,7 +159,8 @@ def apply_move(position: HitPosition, side: Side, text: str) -> HitPosition:
 
 
 class GnubgPlayer:
-    """One gnubg process answering best moves at 0-ply (see the module doc).
+    """One gnubg process answering best moves at 0-ply (see the module doc); ``match``:
+    money play (0) or the first game of a ``match``-point match.
 
     ``new_game`` and ``choose`` make it an arena player (:class:`computer.arena.Player`);
     ``close`` (or ``with``) ends the process, which also ends by itself when this
@@ -157,14 +169,14 @@ class GnubgPlayer:
 
     name = "gnubg"
 
-    def __init__(self, executable: str | None = None) -> None:
+    def __init__(self, executable: str | None = None, match: int = 0) -> None:
         path = executable or find_gnubg()
         if path is None:
             raise GnubgError("GNU Backgammon is not installed (Debian: apt-get install "
                              "gnubg; looked on $PATH and in /usr/games)")
         self._dir = tempfile.TemporaryDirectory(prefix="nard-gnubg-")
         script = Path(self._dir.name) / "server.py"
-        script.write_text(SERVER)
+        script.write_text(server_script(match))
         self._recent: deque[str] = deque(maxlen=20)
         self._answers: queue.Queue[str | None] = queue.Queue()
         try:

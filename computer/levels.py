@@ -16,6 +16,7 @@ from nardy import BoardPlay as Play
 from . import heuristic
 from .board import UnreadableBoardError, readable, reader, ruleset
 from .network import Net
+from .score import Objective
 from .search import Evaluator
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -94,15 +95,17 @@ Picker = Callable[[Sequence[Play], Side], int]
 
 def picker(rules: str, level: str, rng: random.Random | None = None,
            net: Net | None = None, exact_race: bool = True,
-           race: bool | Net | None = None, reduced: bool | None = None) -> Picker:
+           race: bool | Net | None = None, reduced: bool | None = None,
+           objective: Objective | None = None) -> Picker:
     """The play chooser of ``level`` in ``rules``; ``net`` overrides the committed
     weights (training and tests); ``exact_race=False``: the learned levels value
     bear-off races by the network, not the database (:mod:`computer.bearoff`; for
     measuring what it adds); ``race``: the race network (:mod:`computer.race`; ``None``
     the committed one with the committed network, ``False`` none: the contact network
     in races too; :class:`~computer.search.Evaluator`); ``reduced``: the expert's 2-ply
-    reduced or full (``None``: reduced in the rule sets of :data:`REDUCED`).
-    Raises ``UnknownLevelError``."""
+    reduced or full (``None``: reduced in the rule sets of :data:`REDUCED`);
+    ``objective``: what the learned levels play for (:mod:`computer.score`: the match
+    score's; ``None`` money equity). Raises ``UnknownLevelError``."""
     if level not in LEVELS:
         raise UnknownLevelError(f"no level {level!r}; known: {', '.join(LEVELS)}")
     if level == "random":
@@ -123,8 +126,8 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
     reduced = reduced and plies == 2
 
     def pick(plays: Sequence[Play], side: Side) -> int:
-        return Evaluator(rules, model, exact_race=exact_race, race=race,
-                         reduced=reduced).best_play(plays, side, plies)
+        return Evaluator(rules, model, exact_race=exact_race, race=race, reduced=reduced,
+                         objective=objective).best_play(plays, side, plies)
 
     return pick
 

@@ -52,10 +52,8 @@ backgammon players know from Backgammon Galaxy and gnubg: lower is better).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -66,6 +64,12 @@ from . import stakes
 from .board import ruleset
 from .levels import REDUCED, load_net
 from .network import Net, equity, flip
+from .score import (  # noqa: F401 (the review's names before computer.score)
+    WIN_FREQUENCIES,
+    MatchEquity,
+    match_equity_table,
+    match_equity_table_for,
+)
 from .search import Evaluator, gc_paused
 
 TOP = 5
@@ -407,97 +411,3 @@ def review_game(rules: str, turns: Sequence[TurnInput], depth: int, *,
     adjusted = result - sides[0].luck + sides[1].luck
     return GameReview(rules, depth, reviews, stake_reviews, sides, result, adjusted,
                       reviewer.match)
-
-
-def match_equity_table(length: int, wins: Mapping[int, float]) -> list[list[float]]:
-    """``table[a][b]``: the chance of winning the match of the side needing ``a`` points
-    while the opponent needs ``b`` (0..``length``), between equal players, cubeless and
-    without the Crawford rule: each game is won by either side with equal chance, and a
-    win scores ``k`` points with frequency ``wins[k]`` (the frequencies sum to 1; each
-    rule set's are measured from the computer's self-play). ``table[0][b>0] = 1``,
-    ``table[a>0][0] = 0``."""
-    total = sum(wins.values())
-    if abs(total - 1.0) > 1e-6 or any(v < 0 for v in wins.values()):
-        raise ValueError("the win frequencies must be non-negative and sum to 1")
-    table = [[0.5] * (length + 1) for _ in range(length + 1)]
-    for a in range(length + 1):
-        for b in range(length + 1):
-            if a == 0 and b == 0:
-                continue
-            if a == 0:
-                table[a][b] = 1.0
-            elif b == 0:
-                table[a][b] = 0.0
-            else:
-                table[a][b] = sum(
-                    f / 2 * (table[max(a - k, 0)][b] + table[a][max(b - k, 0)])
-                    for k, f in wins.items())
-    return table
-
-
-WIN_FREQUENCIES: dict[str, dict[int, float]] = {
-    rules: {int(k): float(v) for k, v in wins.items()}
-    for rules, wins in json.loads((Path(__file__).parent / "weights" / "win_frequencies.json")
-                                  .read_text(encoding="utf-8")).items()}
-"""How often a game is won by 1, 2 or 3 points, measured from the ``network`` level's
-self-play, cubeless, seed 24 (docs/computer.md, "Game review"): 1000 games each, 697
-of ``nard``; the figures are data, ``weights/win_frequencies.json``)."""
-
-
-def match_equity_table_for(rules: str, length: int) -> list[list[float]]:
-    """:func:`match_equity_table` with ``rules``'s :data:`WIN_FREQUENCIES`."""
-    return match_equity_table(length, WIN_FREQUENCIES[rules])
-
-
-class MatchEquity:
-    """A rule set's match equity: the chance of winning the match of the side needing
-    ``a`` points while the opponent needs ``b``, between equal players, each game won
-    by either side with equal chance and by ``k`` points with frequency ``wins[k]``.
-
-    Without ``crawford`` every game is played at stake 1: :func:`match_equity_table`.
-    With ``crawford`` (a match with stakes, S7): the game after a side first needs 1
-    point is the Crawford game (no offers: stake 1); in each later game the trailer
-    raises at once and the leader accepts (stake 2) unless both need 1 — the usual
-    post-Crawford play. Other stake decisions are not modelled (the table is cubeless
-    before the Crawford game)."""
-
-    def __init__(self, wins: Mapping[int, float], crawford: bool = False) -> None:
-        total = sum(wins.values())
-        if abs(total - 1.0) > 1e-6 or any(v < 0 for v in wins.values()):
-            raise ValueError("the win frequencies must be non-negative and sum to 1")
-        self.wins = dict(wins)
-        self.crawford = crawford
-        self._memo: dict[tuple[int, int, bool], float] = {}
-
-    def value(self, a: int, b: int, after_crawford: bool = False) -> float:
-        """The chance of the side needing ``a`` (``<= 0``: won) against ``b``, the next
-        game to play being after the Crawford game if ``after_crawford``."""
-        if a <= 0:
-            return 1.0
-        if b <= 0:
-            return 0.0
-        key = (a, b, after_crawford and self.crawford)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        stake, later = 1, False
-        if self.crawford and key[2]:
-            stake, later = (2 if max(a, b) > 1 else 1), True
-        elif self.crawford and min(a, b) == 1:
-            later = True  # this is the Crawford game: no offers
-        v = sum(f / 2 * (self.value(a - k * stake, b, later) + self.value(a, b - k * stake, later))
-                for k, f in self.wins.items())
-        self._memo[key] = v
-        return v
-
-    def weights(self, a: int, b: int, stake: int, after_crawford: bool,
-                mars: bool = True) -> np.ndarray:
-        """``w`` such that the MWC of the side needing ``a`` (against ``b``) in a game at
-        ``stake`` is ``w[0] + w[1:] @ p`` for the network's five outputs ``p`` (win,
-        win by 2+, win by 3, loss by 2+, loss by 3: :data:`computer.network.OUTPUTS`)."""
-        win = [self.value(a - k * stake, b, after_crawford) for k in (1, 2, 3)]
-        lose = [self.value(a, b - k * stake, after_crawford) for k in (1, 2, 3)]
-        if not mars:
-            return np.array([lose[0], win[0] - lose[0], 0.0, 0.0, 0.0, 0.0])
-        return np.array([lose[0], win[0] - lose[0], win[1] - win[0], win[2] - win[1],
-                         lose[1] - lose[0], lose[2] - lose[1]])

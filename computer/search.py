@@ -61,6 +61,7 @@ from .board import (
 )
 from .network import N_OUTPUTS, Net, equity, flip, net_encoding, outcome_vector
 from .race import is_race, load_race_net
+from .score import Objective
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
@@ -174,8 +175,11 @@ class Evaluator:
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
                  exact_race: bool = True, race: bool | Net | None = None,
-                 reduced: bool = False) -> None:
+                 reduced: bool = False, objective: Objective | None = None) -> None:
         self.rules = rules
+        self.objective = objective
+        """What each side maximises (:mod:`computer.score`: the match-winning chance at
+        the match score, on equity's scale); ``None``: money equity with marses."""
         self.reduced = reduced
         """The 2-ply's last ply over a third of the rolls (:data:`ROLL_GROUPS`)."""
         self.rs = ruleset(rules)
@@ -211,6 +215,13 @@ class Evaluator:
                              f"read {rules}'s {self.race_encoding.name}")
         self._positions: dict[Query, Sequence[BoardPosition]] = {}
         self._values: dict[Query, FloatArray] = {}
+
+    def value(self, probs: FloatArray, side: Side) -> FloatArray:
+        """What ``side`` plays for, per row of ``probs`` (estimates from its side):
+        :attr:`objective`'s value, or money equity."""
+        if self.objective is None:
+            return equity(probs)
+        return self.objective.value(probs, side)
 
     def clear(self) -> None:
         self._positions.clear()
@@ -368,7 +379,7 @@ class Evaluator:
         todo, queries, weights = self._to_roll(positions, 1 - me, groups)
         if todo:
             probs, sizes = self.results(queries, packed)
-            best = probs[group_argmax(equity(probs), sizes)]
+            best = probs[group_argmax(self.value(probs, 1 - me), sizes)]
             result[todo] = flip(self._average(weights, best))
         return result
 
@@ -380,7 +391,7 @@ class Evaluator:
         if not todo:
             return result
         probs, sizes = self.results(queries)
-        kept, counts = group_top(equity(probs), sizes, self.reply_filter)
+        kept, counts = group_top(self.value(probs, them), sizes, self.reply_filter)
         flat = [p for query in queries for p in self.positions(*query)]
         # Reduced: each kept reply's group of rolls, from the opponent roll it answers.
         rolled = np.repeat(np.arange(len(queries)), counts) % len(ROLLS)
@@ -395,7 +406,7 @@ class Evaluator:
         deep = self.one_ply([p for p, _ in searched], them,
                             groups=[g for _, g in searched if g is not None]
                             if self.reduced else None)[which]
-        best = deep[group_argmax(equity(deep), counts)]
+        best = deep[group_argmax(self.value(deep, them), counts)]
         result[todo] = flip(self._average(weights, best))
         return result
 
@@ -417,7 +428,7 @@ class Evaluator:
               filters: Sequence[Filter]) -> int:
         candidates = np.arange(len(plays))
         positions = [p.position for p in plays]
-        values = equity(self.static(positions, me))
+        values = self.value(self.static(positions, me), me)
         for ply in range(1, plies + 1):
             keep = filters[min(ply - 1, len(filters) - 1)]
             order = np.argsort(-values, kind="stable")
@@ -432,7 +443,7 @@ class Evaluator:
                 deeper = self.one_ply(subset, me, packed=plies == 1)
             else:
                 deeper = self.two_ply(subset, me)
-            values = equity(deeper)
+            values = self.value(deeper, me)
         return int(candidates[int(np.argmax(values))])
 
     def to_roll(self, position: BoardPosition, side: Side, first_turn: bool,
@@ -445,5 +456,6 @@ class Evaluator:
         probs, sizes = self.results([(position, side, dice, first_turn) for dice, _ in ROLLS],
                                     packed=True)
         weights = np.array([[weight for _, weight in ROLLS]])
-        totals: FloatArray = self._average(weights, probs[group_argmax(equity(probs), sizes)])[0]
+        totals: FloatArray = self._average(
+            weights, probs[group_argmax(self.value(probs, side), sizes)])[0]
         return totals

@@ -33,7 +33,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from nardy import Side
 from nardy import stakes as rules
+
+from .score import Objective, match_objective
 
 OFFER_MIN = 0.36
 """The least equity at which the computer offers a raise."""
@@ -84,6 +87,8 @@ class Situation:
     """The game's stake now (before any raise)."""
     offered: int | None = None
     """The stake a waiting offer raises to (the answer's question); ``None`` before one."""
+    after_crawford: bool = False
+    """This game is the match's Crawford game or a later one (S7)."""
 
     @property
     def mars(self) -> bool:
@@ -108,16 +113,29 @@ class Situation:
         against the deciding side (so it accepts)."""
         return self.stake >= self.length - self.opponent
 
+    def objective(self, rule_set: str, side: Side) -> Objective | None:
+        """What the deciding side, ``side``, plays for in its checker play: the
+        match-winning chance at this score (:func:`computer.score.match_objective`; S7's
+        Crawford game where the match has stakes)."""
+        return match_objective(rule_set, side, length=self.length, own=self.own,
+                               opponent=self.opponent, stake=self.stake, mars=self.mars,
+                               crawford=self.stakes != rules.NONE,
+                               after_crawford=self.after_crawford)
+
     @classmethod
     def of_api_match(cls, match: Mapping[str, Any], colour: str) -> Situation:
         """The situation of ``colour`` (``white``/``black``) in a match as the public API
         shows it (``GET matches/{id}/``: ``stakes``, ``progression``, ``length``,
-        ``score``, ``state.stake``, ``state.offer``)."""
+        ``score``, ``state.stake``, ``state.offer``; ``crawford_game`` and
+        ``state.game`` for S7)."""
         state = match["state"]
         score = match["score"]
         offer = state.get("offer")
+        crawford, game = match.get("crawford_game"), state.get("game")
         return cls(stakes=match["stakes"], progression=match["progression"],
                    length=match["length"], own=score[colour],
                    opponent=score["black" if colour == "white" else "white"],
                    stake=state.get("stake") or rules.START_STAKE,
-                   offered=offer["stake"] if offer else None)
+                   offered=offer["stake"] if offer else None,
+                   after_crawford=crawford is not None and game is not None
+                   and int(game) >= int(crawford))

@@ -124,7 +124,8 @@ def decide(match: Match, seat: Seat) -> Decision | None:
         turn = game.turn_state()
         if turn is None:
             return None
-        steps = computer.choose_for_turn(match.rules, _level_for(match, seat), turn, rng)
+        steps = computer.choose_for_turn(match.rules, _level_for(match, seat), turn, rng,
+                                         _situation(match, seat.side, state))
         return Decision(seat, "move", tuple(steps))
     return None
 
@@ -144,13 +145,18 @@ def _level_for(match: Match, seat: Seat) -> str:
 
 
 def _situation(match: Match, side: Side, state: Mapping[str, Any]) -> computer.Situation:
-    """The match as ``side`` sees it for the stake decisions (:mod:`computer.stakes`)."""
+    """The match as ``side`` sees it for the stake decisions and the checker play's
+    objective (:mod:`computer.stakes`, :mod:`computer.score`)."""
     offer = state.get("offer")
+    game = match.current_game
     return computer.Situation(stakes=match.stakes, progression=match.progression,
                               length=match.length, own=match.score(side),
                               opponent=match.score(other(side)),
                               stake=int(state.get("stake") or START_STAKE),
-                              offered=int(offer["stake"]) if offer else None)
+                              offered=int(offer["stake"]) if offer else None,
+                              after_crawford=(match.crawford_game is not None
+                                              and game is not None
+                                              and game.number >= match.crawford_game))
 
 
 def _may_offer(state: Mapping[str, Any], side: Side) -> bool:

@@ -13,6 +13,7 @@ import pytest
 import computer.levels
 from computer import __main__ as cli
 from computer.arena import LevelPlayer, Setup, main, ms_per_move, play, run, wilson
+from computer.board import ruleset
 from computer.gnubg import GnubgError, GnubgPlayer, apply_move, apply_steps, find_gnubg, parse_move
 from nardy import BACKGAMMON_RULES, BLACK, WHITE, BoardPlay, BoardPosition, HitPosition, Side
 
@@ -138,6 +139,7 @@ def test_b_can_play_another_network(capsys: pytest.CaptureFixture[str]) -> None:
     (["random", "network", "--rules", "long_nardy", "--b-weights", "/no/such.npz"],
      "no weights file"),
     (["random", "heuristic", "--rules", "nard", "--games", "0"], "at least 1"),
+    (["random", "heuristic", "--rules", "nard", "--match", "-1"], "a match length"),
 ])
 def test_bad_players_and_rules_are_refused(argv: list[str], message: str, tmp_path,
                                            monkeypatch: pytest.MonkeyPatch,
@@ -314,3 +316,59 @@ def test_expert_full_is_the_unreduced_expert_and_records_tell_them_apart(tmp_pat
     record.write_text(json.dumps(before) + "\n")
     with pytest.raises(ArenaError, match="records another setup"):
         run(Setup("short_nardy", "expert", "random", seed=1), games=1, record=record)
+
+
+def test_match_play_is_another_setup_and_plays_for_the_match(tmp_path,
+                                                           capsys) -> None:
+    """``--match N``: each game the first of an N-point match — the header says so (a
+    money record is not continued by it), the learned players play for the match at
+    0-0 (a 1-point match: wins only, computer.score), gnubg is told the length."""
+    import numpy as np
+
+    from computer.arena import ArenaError
+    from computer.gnubg import server_script
+    from computer.score import WINS_ONLY
+
+    assert "match" not in Setup("backgammon", "network", "random", seed=1).header()
+    one = Setup("backgammon", "network", "random", seed=1, match=1)
+    assert one.header()["match"] == 1
+    record = tmp_path / "arena.jsonl"
+    run(Setup("backgammon", "random", "heuristic", seed=5), games=1, record=record)
+    with pytest.raises(ArenaError, match="records another setup"):
+        run(Setup("backgammon", "random", "heuristic", seed=5, match=1), games=2,
+            record=record)
+    player = LevelPlayer("backgammon", "network", match=1)
+    assert player.objective is not None
+    assert all(np.allclose(w, WINS_ONLY) for w in player.objective.weights)
+    assert LevelPlayer("backgammon", "network").objective is None
+    assert server_script(1).startswith("MATCH_TO = 1\n")
+    assert server_script().startswith("MATCH_TO = 0\n")
+    with pytest.raises(ValueError):
+        server_script(-1)
+    assert main(["heuristic", "random", "--rules", "backgammon", "--games", "2",
+                 "--match", "1"]) == 0
+    assert "each game the first of a 1-point match" in capsys.readouterr().out
+
+
+@needs_gnubg
+def test_gnubg_in_a_one_point_match_plays_for_the_win() -> None:
+    """Told the match is 1 point, gnubg plays some positions otherwise than for money
+    (its gammons no longer count): seeded random decisions, some of which differ."""
+    rs = ruleset("backgammon")
+    rng = random.Random(3)
+    differ = 0
+    with GnubgPlayer() as money, GnubgPlayer(match=1) as alone:
+        for _ in range(6):
+            position, side, first = rs.initial(), 0, True
+            for _ in range(60):
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+                plays = rs.legal_plays(position, side, dice, first)
+                first = False
+                if len(plays) > 1:
+                    a = money.choose(position, side, dice, False, plays)
+                    differ += a != alone.choose(position, side, dice, False, plays)
+                position = plays[rng.randrange(len(plays))].position
+                if rs.outcome(position) is not None:
+                    break
+                side = 1 - side
+    assert differ > 0
