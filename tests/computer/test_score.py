@@ -24,7 +24,7 @@ from computer.search import ROLLS, Evaluator
 from computer.stakes import Situation
 from nardy import RULESETS
 
-from .util import sample_positions
+from .util import differing, sample_positions
 
 RULES = sorted(WIN_FREQUENCIES)
 RNG = np.random.default_rng(7)
@@ -134,25 +134,6 @@ def test_situation_objective_reads_the_match():
 
 
 # -- the search plays for it -----------------------------------------------------------
-
-
-def differing(rules: str, count: int, seed: int = 3):
-    """Sample decisions where the network's 0-ply choice differs between money play and
-    playing for the win alone."""
-    net = load_net(rules)
-    wins = Objective.for_side(0, WINS_ONLY)
-    found = []
-    for position, side, dice, first in sample_positions(rules, 400, seed):
-        plays = RULESETS[rules].legal_plays(position, side, dice, first)
-        if len(plays) < 2:
-            continue
-        money = Evaluator(rules, net).best_play(plays, side, 0)
-        alone = Evaluator(rules, net, objective=wins).best_play(plays, side, 0)
-        if money != alone:
-            found.append((position, side, dice, first, plays))
-            if len(found) == count:
-                break
-    return found
 
 
 def test_playing_for_the_win_changes_choices_and_maximises_the_win_chance():

@@ -8,7 +8,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from computer.board import POINTS, Boards, ruleset
-from nardy import BoardPosition, Side
+from computer.levels import load_net
+from computer.score import WINS_ONLY, Objective
+from computer.search import Evaluator
+from nardy import RULESETS, BoardPosition, Side
 
 
 def sample_positions(rules: str, count: int, seed: int,
@@ -64,3 +67,22 @@ def one_board(mine: dict[int, int], theirs: dict[int, int], bar: tuple[int, int]
     on = (sum(mine.values()) + bar[0], sum(theirs.values()) + bar[1])
     return Boards(m, t, np.array([bar], np.int64),
                   np.array([[15 - on[0], 15 - on[1]]], np.int64))
+
+
+def differing(rules: str, count: int, seed: int = 3):
+    """Sample decisions where the network's 0-ply choice differs between money play and
+    playing for the win alone."""
+    net = load_net(rules)
+    wins = Objective.for_side(0, WINS_ONLY)
+    found = []
+    for position, side, dice, first in sample_positions(rules, 400, seed):
+        plays = RULESETS[rules].legal_plays(position, side, dice, first)
+        if len(plays) < 2:
+            continue
+        money = Evaluator(rules, net).best_play(plays, side, 0)
+        alone = Evaluator(rules, net, objective=wins).best_play(plays, side, 0)
+        if money != alone:
+            found.append((position, side, dice, first, plays))
+            if len(found) == count:
+                break
+    return found

@@ -17,7 +17,7 @@ from computer.stakes import Situation
 from games import bots, selectors, services
 from games.models import Game, GamePhase, Match
 from nardy import BLACK, RULESETS
-from tests.computer.test_score import differing
+from tests.computer.util import differing
 
 pytestmark = pytest.mark.django_db
 
