@@ -182,10 +182,10 @@ def match_objective(rules: str, side: Side, *, length: int, own: int, opponent: 
     (:meth:`MatchEquity.weights`, the rule set's :data:`WIN_FREQUENCIES`; with
     ``mars=False`` every win one point), on equity's scale (:func:`scaled`).
     ``crawford``: the match has stakes (S7); ``after_crawford``: this game is the
-    Crawford game or a later one. ``None`` (money play with marses) for a match of no
-    length. Raises ``KeyError`` for a rule set without win frequencies."""
-    if length < 1:
-        return None
+    Crawford game or a later one. Money play for a match of no length, or a rule set
+    without measured win frequencies (``None`` with marses)."""
+    if length < 1 or (mars and rules not in WIN_FREQUENCIES):
+        return money_objective(side, mars)
     need, their_need = max(length - own, 1), max(length - opponent, 1)
     met = MatchEquity(WIN_FREQUENCIES[rules] if mars else {1: 1.0}, crawford)
     weights = met.weights(need, their_need, max(stake, 1), after_crawford, mars)

@@ -114,6 +114,17 @@ def test_each_outcome_is_worth_its_match_equity_on_equity_scale(rules, score, st
         assert value(objective.weights[1], outcome(points)[None])[0] == pytest.approx(expected)
 
 
+def test_without_win_frequencies_or_a_length_it_is_money_play(monkeypatch):
+    import computer.score
+
+    monkeypatch.setattr(computer.score, "WIN_FREQUENCIES", {})
+    assert match_objective("backgammon", 0, length=5, own=0, opponent=0) is None
+    dave = match_objective("backgammon", 0, length=5, own=0, opponent=0, mars=False)
+    assert dave is not None and np.allclose(dave.weights[0], WINS_ONLY)
+    monkeypatch.undo()
+    assert match_objective("backgammon", 0, length=0, own=0, opponent=0) is None
+
+
 def test_scaled_keeps_a_decided_match_as_it_is():
     flat = np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
     assert np.array_equal(scaled(flat), flat)
