@@ -18,7 +18,9 @@ valued by:
 
 At the root, every legal play is valued at 0-ply; the best ``Filter.keep`` within
 ``Filter.margin`` (in equity) go on to the next ply, and so on
-(:data:`EXPERT_FILTERS`).
+(:data:`EXPERT_FILTERS`). "Best" is money equity, or with an ``objective``
+(:mod:`computer.score`) each side's value at the match score — the mover's at the root,
+the opponent's for its replies.
 
 How it is made fast without changing what it finds (docs/computer.md has the
 timings): the search only needs each roll's distinct resulting positions, never the
