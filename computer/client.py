@@ -31,8 +31,10 @@ How it works — everything below is the public API, nothing of the server's cod
 The play itself: ``state.position_id`` is the engine's position ID (docs/notation.md), read
 back with ``RULESETS[rules].position_from_id`` — a client without the engine would map
 ``state.board`` instead (``position_from_perspective`` does that in Python). With the dice
-and ``state.first_turn`` it goes to :func:`computer.choose_play`; the stake questions go to
-:func:`computer.stake_decision`. A level the rule set lacks (a learned one without
+and ``state.first_turn`` it goes to :func:`computer.choose_play` with the match's
+:class:`~computer.stakes.Situation` (the learned levels play for the match at its score,
+as the server's computer does: :mod:`computer.score`); the stake questions go to
+:func:`computer.match_stake_decision`. A level the rule set lacks (a learned one without
 weights) plays as ``heuristic``.
 """
 
