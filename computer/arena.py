@@ -72,8 +72,12 @@ FULL = "-full"
 """``expert-full`` is the expert searching its 2-ply in full, all 21 rolls at the last
 ply, in a rule set whose ``expert`` reduces it (:data:`computer.levels.REDUCED`): the
 expert as it was before, for measuring what the reduction costs."""
+MONEY = "-money"
+"""A learned level's name with this suffix (``expert-money``) plays for money (gammons
+count) even in a ``--match`` run: the computer as it played before it played for the
+match (:mod:`computer.score`), for measuring what that changed."""
 PLAYERS = (*LEVELS, *(f"{level}{suffix}" for level in LEVELS if level in LEARNED
-                      for suffix in (NO_DB, NO_RACE)), f"expert{FULL}", GNUBG)
+                      for suffix in (NO_DB, NO_RACE, MONEY)), f"expert{FULL}", GNUBG)
 """Every name the arena takes for ``A`` and ``B``."""
 
 
@@ -85,6 +89,8 @@ def _level(name: str) -> tuple[str, bool]:
         return name.removesuffix(NO_RACE), True
     if name == f"expert{FULL}":
         return "expert", True
+    if name.endswith(MONEY) and name.removesuffix(MONEY) in LEARNED:
+        return name.removesuffix(MONEY), True
     return name, True
 
 
@@ -194,6 +200,8 @@ def make_player(rules: str, name: str, weights: Path | None = None, match: int =
     if race is None and weights is not None:  # a given network plays as the committed
         race = True                            # one would: with the committed race network
     reduced = _reduced(rules, name)
+    if name.endswith(MONEY):
+        match = 0
     name, exact_race = _level(name)
     try:
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None

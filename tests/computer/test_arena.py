@@ -341,6 +341,12 @@ def test_match_play_is_another_setup_and_plays_for_the_match(tmp_path,
     assert player.objective is not None
     assert all(np.allclose(w, WINS_ONLY) for w in player.objective.weights)
     assert LevelPlayer("backgammon", "network").objective is None
+    from computer.arena import make_player
+    money = make_player("backgammon", "expert-money", match=1)
+    assert isinstance(money, LevelPlayer) and money.objective is None
+    assert money.level == "expert"
+    alone = make_player("backgammon", "expert", match=1)
+    assert isinstance(alone, LevelPlayer) and alone.objective is not None
     assert server_script(1).startswith("MATCH_TO = 1\n")
     assert server_script().startswith("MATCH_TO = 0\n")
     with pytest.raises(ValueError):
