@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from computer import bearoff
 from computer.board import boards, profile
@@ -45,6 +46,20 @@ def test_the_targets_are_the_one_ply_estimates_from_the_movers_side():
         assert abs(row[0] - 0.5) < 0.5
 
 
+def test_two_ply_targets_are_the_two_ply_estimates_full_or_reduced():
+    net = load_net(RULES)
+    found = contact_positions(RULES, net, 1, random.Random(5))[:6]
+    for reduced in (False, True):
+        y = targets(RULES, net, found, plies=2, reduced=reduced)
+        for (position, side), row in zip(found, y, strict=True):
+            evaluator = Evaluator(RULES, net, race=True, reduced=reduced)
+            expected = evaluator.two_ply([position], side)[0]
+            assert np.allclose(row, expected, atol=1e-6)
+    assert not np.allclose(targets(RULES, net, found, plies=2), targets(RULES, net, found))
+    with pytest.raises(ValueError, match="1-ply or 2-ply"):
+        targets(RULES, net, found, plies=3)
+
+
 def test_fitting_moves_the_network_towards_its_targets():
     net = small_net()
     found = contact_positions(RULES, load_net(RULES), 2, random.Random(6))
@@ -77,10 +92,12 @@ def test_the_command_logs_its_start_and_rounds(tmp_path):
     start, out = tmp_path / "start.npz", tmp_path / "fitted.npz"
     small_net().save(start)
     main(["--rules", RULES, "--start", str(start), "--rounds", "1", "--games", "1",
-          "--epochs", "1", "--eval-games", "0", "--out", str(out)])
+          "--epochs", "1", "--eval-games", "0", "--plies", "2", "--reduced", "--out", str(out)])
     log = out.with_suffix(".log").read_text().splitlines()
     assert log[0].startswith("# python -m computer.train_search --rules backgammon")
     assert log[1].startswith(f"# start=start.npz sha256={weights_digest(start)} "
                              "(contact-signed24, 6 hidden, ")
+    assert "targets=2-ply reduced;" in log[1]
     assert log[2].startswith("round=1 ") and log[3].startswith("# done in ")
-    assert Net.load(out, RULES).meta["search_rounds"] == "1"
+    fitted = Net.load(out, RULES)
+    assert fitted.meta["search_rounds"] == "1" and fitted.meta["search_plies"] == "2 reduced"
