@@ -176,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=None,
                         help="weights file (default computer/weights/RULES.npz)")
     args = parser.parse_args(argv)
+    if args.reduced and args.plies != 2:
+        parser.error("--reduced is the reduced 2-ply: give it with --plies 2")
     start_path = args.start or WEIGHTS_DIR / f"{args.rules}.npz"
     start = Net.load(start_path, args.rules)
     log = TrainingLog(

@@ -101,3 +101,13 @@ def test_the_command_logs_its_start_and_rounds(tmp_path):
     assert log[2].startswith("round=1 ") and log[3].startswith("# done in ")
     fitted = Net.load(out, RULES)
     assert fitted.meta["search_rounds"] == "1" and fitted.meta["search_plies"] == "2 reduced"
+
+
+def test_reduced_without_two_plies_is_refused(tmp_path, capsys):
+    from computer.train_search import main
+
+    out = tmp_path / "fitted.npz"
+    with pytest.raises(SystemExit):
+        main(["--rules", RULES, "--rounds", "1", "--games", "1", "--reduced", "--out", str(out)])
+    assert "--reduced is the reduced 2-ply" in capsys.readouterr().err
+    assert not out.exists() and not out.with_suffix(".log").exists()
