@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 from computer.board import ruleset
-from computer.levels import picker
+from computer.levels import Picker, picker
 from computer.review import TurnInput, review_game
 from nardy import RULESETS
 
@@ -28,12 +29,16 @@ def heuristic_game(rules: str, seed: int) -> list[TurnInput]:
     return level_game(rules, seed, ("heuristic", "heuristic"))
 
 
-def level_game(rules: str, seed: int, levels: tuple[str, str]) -> list[TurnInput]:
+def level_game(rules: str, seed: int, levels: tuple[str, str],
+               make: Callable[[str, str, random.Random], Picker] = picker,
+               ) -> list[TurnInput]:
     """A seeded game of ``levels[0]`` (White) against ``levels[1]`` (Black), White first,
-    the dice from ``seed``: its turns as the review reads them."""
+    the dice from ``seed``: its turns as the review reads them. ``make(rules, level,
+    rng)`` makes a level's chooser (default :func:`computer.levels.picker`: the committed
+    networks)."""
     rs = ruleset(rules)
     rng = random.Random(seed)
-    choosers = [picker(rules, level, random.Random(seed * 2 + i))
+    choosers = [make(rules, level, random.Random(seed * 2 + i))
                 for i, level in enumerate(levels)]
     position, side, first, turns = rs.initial(), 0, [True, True], []
     while rs.outcome(position) is None and len(turns) < 1000:

@@ -24,6 +24,14 @@ file lacks, and the report covers them all. A file written for another setup is 
 
     python -m computer arena expert expert --rules short_nardy --games 1000 \
         --b-weights computer/weights/previous/short_nardy.npz --record sn-expert.jsonl
+
+``--weights FILE`` plays the learned levels with another network (``--b-weights`` gives
+B its own), ``--race-weights FILE`` with another race network (:mod:`computer.race`;
+the players of ``--weights``' network: A, and B unless ``--b-weights``), each named in
+the record's header by its digest::
+
+    python -m computer arena network gnubg --rules backgammon --games 1000 --seed 2 \
+        --race-weights candidates/backgammon-race-rollouts.npz
 """
 
 from __future__ import annotations
@@ -45,7 +53,7 @@ from typing import Protocol
 from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
-from .board import ruleset
+from .board import profile, ruleset
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
 from .levels import (
     LEARNED,
@@ -58,6 +66,7 @@ from .levels import (
 )
 from .match import MAX_TURNS, first_dice
 from .network import Net, WeightsMismatchError, weights_digest
+from .race import load_race_net
 from .score import match_objective
 
 GNUBG = "gnubg"
@@ -140,10 +149,11 @@ class Player(Protocol):
 
 
 class LevelPlayer:
-    """One of :data:`computer.LEVELS`; ``net``: the learned levels' network."""
+    """One of :data:`computer.LEVELS`; ``net``: the learned levels' network; ``race``:
+    their race network (see :func:`computer.levels.picker`)."""
 
     def __init__(self, rules: str, level: str, net: Net | None = None,
-                 exact_race: bool = True, race: bool | None = None,
+                 exact_race: bool = True, race: bool | Net | None = None,
                  reduced: bool | None = None, match: int = 0) -> None:
         self.rules, self.level, self.net, self.exact_race = rules, level, net, exact_race
         self.race, self.reduced = race, reduced
@@ -165,9 +175,11 @@ class LevelPlayer:
         pass
 
 
-def check_player(rules: str, name: str, weights: Path | None = None) -> None:
+def check_player(rules: str, name: str, weights: Path | None = None,
+                 race_weights: Path | None = None) -> None:
     """Raise :class:`ArenaError` unless ``name`` can play ``rules`` (with ``weights``
-    for the learned levels, default the committed network)."""
+    for the learned levels, default the committed network, and ``race_weights`` their
+    race network, default the committed one)."""
     name, _ = _level(name)
     try:
         ruleset(rules)
@@ -184,19 +196,23 @@ def check_player(rules: str, name: str, weights: Path | None = None) -> None:
     elif name in LEARNED:
         if weights is not None and not weights.exists():
             raise ArenaError(f"no weights file {weights}")
+        if race_weights is not None and not race_weights.exists():
+            raise ArenaError(f"no weights file {race_weights}")
         if weights is None and name not in levels_for(rules):
             raise ArenaError(f"{name!r} needs a trained network for {rules!r} "
                              f"({weights_path(rules)} is missing; --weights FILE gives one)")
 
 
 def make_player(rules: str, name: str, weights: Path | None = None, match: int = 0,
-                ) -> Player:
+                race_weights: Path | None = None) -> Player:
     """The player called ``name`` in ``rules`` (see :func:`check_player`); ``match``:
-    money play (0) or each game the first of a ``match``-point match."""
-    check_player(rules, name, weights)
+    money play (0) or each game the first of a ``match``-point match; ``race_weights``:
+    the race network a learned level plays races with (default the committed one; a
+    ``-norace`` level has none)."""
+    check_player(rules, name, weights, race_weights)
     if name == GNUBG:
         return GnubgPlayer(match=match)
-    race = _uses_race(name)
+    race: bool | Net | None = _uses_race(name)
     if race is None and weights is not None:  # a given network plays as the committed
         race = True                            # one would: with the committed race network
     reduced = _reduced(rules, name)
@@ -204,6 +220,10 @@ def make_player(rules: str, name: str, weights: Path | None = None, match: int =
         match = 0
     name, exact_race = _level(name)
     try:
+        if race is not False and race_weights is not None and name in LEARNED:
+            if not profile(rules).bears_off:
+                raise ArenaError(f"{rules} does not bear off: no race network")
+            race = load_race_net(rules, race_weights)
         net = Net.load(weights, rules) if weights is not None and name in LEARNED else None
         return LevelPlayer(rules, name, net, exact_race, race, reduced, match)
     except (UnknownLevelError, WeightsMismatchError) as error:
@@ -311,9 +331,15 @@ class Setup:
     match: int = 0
     """0: money play; else each game is the first of a ``match``-point match, both
     players playing for the match (:mod:`computer.score`; gnubg told the length)."""
+    race_weights: Path | None = None
+    """The race network of the players of ``weights``' network (A, and B unless
+    ``b_weights``); ``None``: the committed one."""
 
     def weights_of(self, player: str) -> Path | None:
         return self.b_weights if player == "b" and self.b_weights is not None else self.weights
+
+    def race_weights_of(self, player: str) -> Path | None:
+        return None if player == "b" and self.b_weights is not None else self.race_weights
 
     def header(self) -> dict[str, object]:
         """What a record file's first line says: the setup, with each learned player's
@@ -334,6 +360,10 @@ class Setup:
             header["reduced"] = reduced  # cannot go on with the reduced, nor this with it
         if self.match:  # money play's records (all before there was match play) say none
             header["match"] = self.match
+        for player, name in (("a", self.a), ("b", self.b)):  # nor those before this option
+            path = self.race_weights_of(player)
+            if path is not None and _level(name)[0] in LEARNED and _uses_race(name) is None:
+                header[f"{player}_race_weights"] = weights_digest(path)
         return header
 
 
@@ -342,9 +372,11 @@ class _Worker:
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
-        self.a = make_player(setup.rules, setup.a, setup.weights_of("a"), setup.match)
+        self.a = make_player(setup.rules, setup.a, setup.weights_of("a"), setup.match,
+                             setup.race_weights_of("a"))
         try:
-            self.b = make_player(setup.rules, setup.b, setup.weights_of("b"), setup.match)
+            self.b = make_player(setup.rules, setup.b, setup.weights_of("b"), setup.match,
+                                 setup.race_weights_of("b"))
         except BaseException:
             self.a.close()
             raise
@@ -416,7 +448,8 @@ def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False,
     player that cannot be set up or a record of another setup,
     :class:`~computer.gnubg.GnubgError` when gnubg fails."""
     for player, name in (("a", setup.a), ("b", setup.b)):
-        check_player(setup.rules, name, setup.weights_of(player))
+        check_player(setup.rules, name, setup.weights_of(player),
+                     setup.race_weights_of(player))
     if games < 1 or jobs < 1:
         raise ArenaError("--games and --jobs must be at least 1")
     tally = Tally()
@@ -539,6 +572,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--b-weights", type=Path, default=None,
                         help="B's network when it is not --weights' (e.g. the previous "
                              "committed one: computer/weights/previous/RULES.npz)")
+    parser.add_argument("--race-weights", type=Path, default=None,
+                        help="the race network of the players of --weights' network (A, "
+                             "and B unless --b-weights); default: the committed one")
     parser.add_argument("--progress", action="store_true", help="a line every 10 games")
     parser.add_argument("--record", type=Path, default=None,
                         help="keep each game in this file (JSON lines) and, when it "
@@ -552,7 +588,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--match: a match length is positive (or 0, money play), not "
                      f"{args.match}")
     setup = Setup(args.rules, args.a, args.b, args.seed, args.weights, args.b_weights,
-                  args.match)
+                  args.match, args.race_weights)
     start = time.perf_counter()
     try:
         tally = run(setup, args.games, args.jobs, args.progress, args.record)

@@ -72,13 +72,15 @@ def is_race(b: Boards, prof: Profile) -> npt.NDArray[np.bool_]:
 
 
 @cache
-def load_race_net(rules: str) -> Net | None:
-    """The committed race network of ``rules``, or None without one. Raises
-    :class:`~computer.network.WeightsMismatchError` for weights of another rule set,
-    encoding or class."""
-    path = race_weights_path(rules)
-    if not path.exists():
-        return None
+def load_race_net(rules: str, path: Path | None = None) -> Net | None:
+    """The race network of ``rules`` in ``path`` (default the committed one), or None
+    without the committed one. Raises :class:`~computer.network.WeightsMismatchError` for
+    weights of another rule set, encoding or class, ``OSError`` for a given file that
+    cannot be read."""
+    if path is None:
+        path = race_weights_path(rules)
+        if not path.exists():
+            return None
     net = Net.load(path, rules)
     if net.meta.get("class") != "race":
         raise WeightsMismatchError(f"{path}: not a race network (meta class="

@@ -378,3 +378,66 @@ def test_gnubg_in_a_one_point_match_plays_for_the_win() -> None:
                     break
                 side = 1 - side
     assert differ > 0
+
+
+def _race_variant(tmp_path) -> tuple[object, object]:
+    """The committed backgammon race network with its output biases moved, saved."""
+    from computer.race import load_race_net
+
+    committed = load_race_net("backgammon")
+    assert committed is not None
+    variant = type(committed)(committed.w1, committed.b1, committed.w2,
+                              committed.b2 + 0.25, dict(committed.meta))
+    path = tmp_path / "race-variant.npz"
+    variant.save(path)
+    return variant, path
+
+
+def test_race_weights_give_the_learned_players_another_race_network(tmp_path) -> None:
+    """``--race-weights``: the players of ``--weights``' network (A, and B unless
+    ``--b-weights``) play races with it; a ``-norace`` level still has none; the record's
+    header names it by digest — and says nothing when it is not given, so the records
+    made before the option are continued as they were."""
+    import numpy as np
+
+    from computer.arena import make_player
+    from computer.network import weights_digest
+
+    variant, path = _race_variant(tmp_path)
+    player = make_player("backgammon", "network", race_weights=path)
+    assert np.array_equal(player.race.b2, variant.b2)
+    assert make_player("backgammon", "network-norace", race_weights=path).race is False
+    assert make_player("backgammon", "network").race is None  # the committed one
+    header = Setup("backgammon", "network", "network", seed=1, race_weights=path).header()
+    assert header["a_race_weights"] == header["b_race_weights"] == weights_digest(path)
+    previous = computer.levels.WEIGHTS_DIR / "previous" / "backgammon.npz"
+    apart = Setup("backgammon", "network", "network", seed=1, b_weights=previous,
+                  race_weights=path)
+    assert (apart.race_weights_of("a"), apart.race_weights_of("b")) == (path, None)
+    assert "b_race_weights" not in apart.header()
+    assert "a_race_weights" not in Setup("backgammon", "network", "gnubg", seed=1).header()
+    record = tmp_path / "before.jsonl"
+    run(Setup("backgammon", "network", "random", seed=1), games=1, record=record)
+    from computer.arena import ArenaError
+    with pytest.raises(ArenaError, match="records another setup"):
+        run(Setup("backgammon", "network", "random", seed=1, race_weights=path), games=2,
+            record=record)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["network", "random", "--rules", "backgammon", "--race-weights", "/no/such.npz"],
+     "no weights file"),
+    (["network", "random", "--rules", "backgammon", "--race-weights",
+      str(computer.levels.WEIGHTS_DIR / "backgammon.npz")], "not a race network"),
+    (["network", "random", "--rules", "backgammon", "--race-weights",
+      str(computer.levels.WEIGHTS_DIR / "short_nardy-race.npz")], "short_nardy"),
+    (["network", "random", "--rules", "nard", "--race-weights",
+      str(computer.levels.WEIGHTS_DIR / "backgammon-race.npz")], "does not bear off"),
+])
+def test_bad_race_weights_are_refused(argv: list[str], message: str,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--games", "1"])
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and not captured.out
