@@ -43,8 +43,10 @@ from computer.levels import LEVELS, Picker, picker
 from computer.network import Net
 from computer.race import is_race, load_race_net
 from computer.review import TurnInput
+from nardy import BACKGAMMON_RULES
 
-RULES = "backgammon"
+RULES = BACKGAMMON_RULES.name
+"""gnubg judges backgammon only."""
 CLASSES = ("bear-off db", "race", "contact, bar", "contact, 3+ back",
            "contact, bear-in/off", "contact, other")
 HOME = 6
