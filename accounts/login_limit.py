@@ -46,6 +46,7 @@ from django.db.models import F
 from django.utils import timezone
 from rest_framework.throttling import BaseThrottle
 
+from .models import LoginCounter
 from .names import username_key
 
 REFUSAL_ATTR = "_login_refusal"
@@ -102,8 +103,6 @@ def _address_key(address: str) -> str:
 def _hit(key: str) -> tuple[int, int]:
     """Count one more attempt under ``key``, atomically: its count now, and the seconds
     left in its window."""
-    from .models import LoginCounter
-
     now = timezone.now()
     window = timedelta(seconds=_window())
     with transaction.atomic():
@@ -126,14 +125,10 @@ def _hit(key: str) -> tuple[int, int]:
 
 
 def _undo(key: str) -> None:
-    from .models import LoginCounter
-
     LoginCounter.objects.filter(key=key, count__gt=0).update(count=F("count") - 1)
 
 
 def _purge_expired() -> None:
-    from .models import LoginCounter
-
     LoginCounter.objects.filter(expires__lte=timezone.now()).delete()
 
 
@@ -149,8 +144,6 @@ class Attempt:
         self.keys = (user_key, address_key)
 
     def succeeded(self) -> None:
-        from .models import LoginCounter
-
         LoginCounter.objects.filter(key=self.keys[0]).delete()
         _undo(self.keys[1])
 
@@ -198,8 +191,6 @@ def refusal_of(request: Any) -> Refusal | None:
 
 def retry_after(username: str, address: str = "local") -> int | None:
     """Seconds until ``username`` may try again from ``address``, or ``None`` if now."""
-    from .models import LoginCounter
-
     now = timezone.now()
     for key, limit in ((_address_key(address), _address_limit()),
                        (_username_key(username, address), _limit())):

@@ -50,6 +50,12 @@ class User(AbstractUser):
     def shown_name(self) -> str:
         return self.display_name or self.username
 
+    @property
+    def may_play_rated(self) -> bool:
+        """Whether this account's results may change ratings: an active person's account,
+        not a bot (the computer's levels, or an outside bot staff flagged)."""
+        return bool(self.is_active) and not self.is_bot
+
 
 class ApiToken(models.Model):
     """An API token (``Authorization: Token <key>``), stored as the SHA-256 of its key.

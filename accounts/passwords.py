@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .models import ApiToken
+
 
 class RevokeTokensOnPasswordChange:
     def validate(self, password: str, user: Any = None) -> None:
@@ -19,8 +21,6 @@ class RevokeTokensOnPasswordChange:
     def password_changed(self, password: str, user: Any = None) -> None:
         if user is None or user.pk is None:
             return
-        from .models import ApiToken
-
         ApiToken.objects.filter(user_id=user.pk).delete()
 
     def get_help_text(self) -> str:

@@ -3,7 +3,7 @@ abandoned. Pure reads of a match; the writes are :mod:`games.transitions`' (clai
 abandon) and :mod:`games.services`' (the locked checks, the sweep).
 
 The deadline is set by every committed change of an active match with a clock
-(:meth:`games.transitions.Change.commit`): ``turn_seconds`` after the commit of the
+(:meth:`games.unit_of_work.Change.commit`): ``turn_seconds`` after the commit of the
 previous action, the same for every reader. A side is **late** once its deadline has
 passed (the waiting side may then claim the game); a match is **abandoned** once the side
 to act is late by more than :func:`abandon_after` — ``ABANDON_MULTIPLE`` times the limit,

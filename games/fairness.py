@@ -235,10 +235,6 @@ def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def _game_dice(game: Mapping[str, Any]) -> list[int]:
-    return [d for turn in game["turns"] for d in turn["dice"]]
-
-
 def _check_shape(record: object) -> Mapping[str, Any]:
     if not isinstance(record, dict):
         raise NotARecord("not a match record: the JSON is not an object")

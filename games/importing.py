@@ -28,7 +28,7 @@ from games.models import (
     side_of,
 )
 from games.permissions import require_active_players
-from games.transitions import Change
+from games.unit_of_work import Change
 from nard_site.domain import DomainError
 from nardy import DEFAULT_RULES, RULESETS, WHITE, AskedStep, Side, side_name
 from nardy.record import (
@@ -334,7 +334,7 @@ def _import(text: str, by: User | None) -> Match:
     match = Match(created_by=by, white=white, black=black, length=length, hotseat=hotseat,
                   rules=rules, stakes=stakes, progression=progression,
                   status=MatchStatus.ACTIVE, version=0)  # the commit makes it 1
-    change = Change(match)
+    change = Change(match, commit_dice=False)  # the record's dice are played
     # The importer is not a player: the match reads as created by its White player.
     change.log("match_created", length=length, rules=rules, hotseat=hotseat, stakes=stakes,
                progression=progression, by=white.username, white=white.username,

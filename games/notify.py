@@ -1,27 +1,69 @@
-"""After-commit notifications: what happens once a change to a match is durable.
+"""What the other modules hear of a change to a match: before and after its commit.
 
-The one place that commits a change to a match (``games.services.Change.commit``)
-schedules :func:`committed` with ``transaction.on_commit``, so listeners — the live
-streams' fan-out, the computer's turns — see only what is in the database, after
-it is there, and never an event of a transaction that rolled back. Listeners are
-registered explicitly (``subscribe``) by the app that owns them, in its
-``AppConfig.ready``; a listener that fails is logged and does not stop the others
-or the request.
+games knows none of the modules that care about its matches (ratings, the streams, the
+computer's turns, and any feature to come); each registers here, in its
+``AppConfig.ready``, and games calls them from the one place that commits a change
+(:meth:`games.unit_of_work.Change.commit`):
+
+* **contributors** (:func:`contribute`), before the write, inside the transaction: each
+  returns statements written in the same round trip as the change (a rated match's
+  rating update when the change finishes it) and may add to the change's events
+  before they are stored. A contributor that fails fails the change: what it adds is
+  part of it.
+* **listeners** (:func:`subscribe`), after the transaction has committed (scheduled with
+  ``transaction.on_commit``): they see only what is in the database, after it is
+  there, and never an event of a transaction that rolled back. A listener that fails
+  is logged and does not stop the others or the request.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from games.models import Event, Match
+from games.models import Event, Match
+from nard_site.rows import Statement
 
-Listener = Callable[["Match", Sequence["Event"]], None]
 
+class Pending(Protocol):
+    """A change about to be written, as a contributor sees it."""
+
+    @property
+    def match(self) -> Match: ...
+
+    @property
+    def events(self) -> list[Event]: ...
+
+    @property
+    def now(self) -> datetime: ...
+
+
+Contributor = Callable[[Pending], Sequence[Statement]]
+Listener = Callable[[Match, Sequence[Event]], None]
+
+_contributors: list[Contributor] = []
 _listeners: list[Listener] = []
 _log = logging.getLogger(__name__)
+
+
+def contribute(contributor: Contributor) -> None:
+    """Call ``contributor(change)`` before each change is written (once per contributor)
+    and write the statements it returns with the change."""
+    if contributor not in _contributors:
+        _contributors.append(contributor)
+
+
+def withdraw(contributor: Contributor) -> None:
+    if contributor in _contributors:
+        _contributors.remove(contributor)
+
+
+def contributions(change: Pending) -> list[Statement]:
+    """Every contributor's statements for ``change``, in the order they registered."""
+    return [statement for contributor in list(_contributors)
+            for statement in contributor(change)]
 
 
 def subscribe(listener: Listener) -> None:

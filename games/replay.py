@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games import transitions
 from games.models import RESIGNATIONS, Game, GamePhase, Match, MatchStatus, side_of
-from games.transitions import Change
+from games.unit_of_work import Change
 from nard_site.domain import DomainError
 from nardy import AskedStep
 
@@ -41,7 +41,7 @@ def replay_problems(game: Game) -> list[str]:
                  crawford_game=match.crawford_game)
     if match.length == 1:
         copy.length = 1  # S7: a 1-point match has no offers
-    change = Change(copy)
+    change = Change(copy, commit_dice=False)  # the record's dice are played
     turns = list(game.turn_records.order_by("number"))
     starter = side_of(game.starter) if game.starter else None
     replayed = transitions.new_game(change, game.number, starter)  # the roll-off decided

@@ -20,10 +20,9 @@ from games.models import (
     Stakes,
     rules_names,
 )
-from games.services import CREATE_DEFAULTS
+from games.start import MatchOptions
 from nard_site.api.shapes import schema_serializer
 from nardy import SIDE_NAMES, AskedStep, ruleset
-from nardy.stakes import progression_allowed
 
 _POINT_KEY = re.compile(r"[0-9]{1,2}")
 
@@ -37,7 +36,7 @@ class RulesField(serializers.ChoiceField):
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("help_text", "The rule set (`GET rules/` describes each).")
-        super().__init__(choices=rules_names(), required=False, default=CREATE_DEFAULTS.rules,
+        super().__init__(choices=rules_names(), required=False, default=MatchOptions.rules,
                          **kwargs)
 
     def to_internal_value(self, data: Any) -> Any:
@@ -155,40 +154,33 @@ class MatchCreateInputSerializer(serializers.Serializer):
     rules = RulesField(help_text="The rule set (`GET rules/` describes each).")
     opponent = serializers.CharField(required=False, allow_null=True, allow_blank=True,
                                      max_length=150, help_text="Invite this username.")
-    hotseat = serializers.BooleanField(required=False, default=CREATE_DEFAULTS.hotseat,
+    hotseat = serializers.BooleanField(required=False, default=MatchOptions.hotseat,
                                        help_text="Play both sides from this account.")
     color = serializers.ChoiceField(choices=(*SIDE_NAMES, "random"), required=False,
-                                    default=CREATE_DEFAULTS.color, help_text="Your colour.")
+                                    default="random", help_text="Your colour.")
     computer = serializers.CharField(required=False, allow_null=True, max_length=32,
                                      help_text="Play the computer at this level (`GET "
                                                "computer/`) instead of `opponent` or "
                                                "`hotseat`: the match is active at once.")
     stakes = serializers.ChoiceField(choices=Stakes.values, required=False,
-                                     default=CREATE_DEFAULTS.stakes,
+                                     default=MatchOptions.stakes,
                                      help_text="Raising the stake (RULES-FAMILY S1-S7): "
                                                "`none`, `cube` (backgammon's doubling cube) "
                                                "or `dave`.")
     progression = serializers.ChoiceField(choices=Progression.values, required=False,
-                                          default=CREATE_DEFAULTS.progression,
+                                          default=MatchOptions.progression,
                                           help_text="The stake's values (S4): `geometric` "
                                                     "1, 2, 4, 8 …; `arithmetic` 1, 2, 3, 4 … "
                                                     "(`dave` only).")
 
     rated = serializers.BooleanField(
         required=False, allow_null=True, default=None,
-        help_text="Issue 25: the result changes both ratings. Default: rated between two "
+        help_text="The result changes both ratings. Default: rated between two "
                   "people; hotseat, computer and imported matches are never rated.")
     turn_seconds = serializers.IntegerField(
         required=False, allow_null=True, min_value=MIN_TURN_SECONDS, max_value=MAX_TURN_SECONDS,
         help_text="The clock: seconds the side to act has for each action, 30 to "
                   "86,400 (a day: correspondence); `null` or absent: no clock.")
-
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if not progression_allowed(data["stakes"], data["progression"]):
-            raise serializers.ValidationError(
-                {"progression": ["Arithmetic needs stakes 'dave'; the cube is always "
-                                 "geometric."]})
-        return data
 
 
 class MovesInputSerializer(VersionInputSerializer):

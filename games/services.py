@@ -38,25 +38,18 @@ from games.exceptions import (
     WrongPhase,
 )
 from games.models import (
-    MATCH_LENGTHS,
-    MAX_TURN_SECONDS,
-    MIN_TURN_SECONDS,
-    Color,
     Game,
     GamePhase,
     Match,
     MatchStatus,
-    Progression,
-    Stakes,
     color_of,
     is_over,
     side_of,
 )
-from games.transitions import Change
+from games.start import MatchOptions, match_start, seats
+from games.unit_of_work import Change
 from nardy import (
     BLACK,
-    DEFAULT_RULES,
-    RULESETS,
     SIDE_NAMES,
     WHITE,
     AskedStep,
@@ -65,7 +58,6 @@ from nardy import (
     Turn,
     other,
 )
-from nardy.stakes import progression_allowed
 
 
 def _lock(match_id: int) -> Change:
@@ -75,7 +67,7 @@ def _lock(match_id: int) -> Change:
     if found is None:
         raise NotFound(gettext("No match with id %(id)s.") % {"id": match_id})
     match, loaded = found
-    return Change(match, loaded, commit_dice=True)
+    return Change(match, loaded)
 
 
 def _check_version(match: Match, expected_version: int | None) -> None:
@@ -154,73 +146,24 @@ def _side_to_act(game: Game, sides: tuple[Side, ...]) -> Side:
 # --- creating and joining ------------------------------------------------------------
 
 
-def check_clock(turn_seconds: int | None, hotseat: bool) -> None:
-    """Issue 17: no clock, or 30 s to a day a move; a hotseat match has no clock."""
-    if turn_seconds is None:
-        return
-    if not MIN_TURN_SECONDS <= turn_seconds <= MAX_TURN_SECONDS:
-        raise InvalidRequest("The clock is 30 to 86,400 seconds a move.", details={
-            "turn_seconds": [f"Must be {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}."]})
-    if hotseat:
-        raise InvalidRequest("A hotseat match has no clock.",
-                             details={"turn_seconds": ["Not allowed with hotseat."]})
-
-
-@dataclass(frozen=True)
-class MatchOptions:
-    """The options a new match may be given, with their defaults: the one place that
-    says what an option left out means. :func:`match_create`'s signature and the API's
-    create input (its defaults, shown in the schema) both read :data:`CREATE_DEFAULTS`."""
-
-    rules: str = DEFAULT_RULES
-    hotseat: bool = False
-    color: str = "random"
-    """The creator's colour: ``white``, ``black`` or ``random``."""
-    stakes: str = Stakes.NONE
-    progression: str = Progression.GEOMETRIC
-    turn_seconds: int | None = None
-    """The clock (issue 17); ``None``: no clock."""
-
-
-CREATE_DEFAULTS = MatchOptions()
-"""What :func:`match_create` assumes for an option not given."""
-
-
-def check_stakes(stakes: str, progression: str) -> None:
-    """S1-S7 options: ``none``, ``cube`` or ``dave``; ``arithmetic`` with ``dave`` only."""
-    if stakes not in Stakes.values:
-        raise InvalidRequest(f"No stakes {stakes!r}.", details={
-            "stakes": [f"Must be one of {', '.join(Stakes.values)}."]})
-    if progression not in Progression.values:
-        raise InvalidRequest(f"No progression {progression!r}.", details={
-            "progression": [f"Must be one of {', '.join(Progression.values)}."]})
-    if not progression_allowed(stakes, progression):
-        raise InvalidRequest("The arithmetic progression is for dave only; the cube is "
-                             "always geometric.", details={
-                                 "progression": ["Arithmetic needs stakes 'dave'."]})
-
-
 def match_create(*, user: User, length: int, opponent: str | None = None,
-                 hotseat: bool = CREATE_DEFAULTS.hotseat, color: str = CREATE_DEFAULTS.color,
-                 rules: str = CREATE_DEFAULTS.rules, rematch_of: Match | None = None,
-                 stakes: str = CREATE_DEFAULTS.stakes,
-                 progression: str = CREATE_DEFAULTS.progression, computer: str | None = None,
-                 turn_seconds: int | None = CREATE_DEFAULTS.turn_seconds,
-                 rated: bool | None = None) -> Match:
+                 hotseat: bool = MatchOptions.hotseat, color: str = "random",
+                 rules: str = MatchOptions.rules, rematch_of: Match | None = None,
+                 stakes: str = MatchOptions.stakes,
+                 progression: str = MatchOptions.progression, computer: str | None = None,
+                 turn_seconds: int | None = MatchOptions.turn_seconds,
+                 rated: bool | None = MatchOptions.rated) -> Match:
     """An open seek, an invitation to ``opponent``, or a hotseat match (active at once);
     with ``computer`` (a level, :mod:`games.opponents`), a match against that level's
-    account, active at once (the computer plays by itself: :mod:`games.bots`).
+    account, active at once (the computer plays by itself: :mod:`games.bots`). ``color``
+    is the creator's: ``white``, ``black`` or ``random``.
 
-    ``stakes`` and ``progression`` (S1-S7) are fixed here for the whole match.
+    The options are fixed here for the whole match; they are checked, and the match
+    made, by :func:`games.start.match_start`.
     """
-    if rules not in RULESETS:
-        raise InvalidRequest(f"No rule set {rules!r}.",
-                             details={"rules": [f"Must be one of {', '.join(RULESETS)}."]})
-    check_stakes(stakes, progression)
-    check_clock(turn_seconds, hotseat)
-    if length not in MATCH_LENGTHS:
-        raise InvalidRequest("A match is 1, 3, 5 or 7 points.",
-                             details={"length": ["Must be one of 1, 3, 5, 7."]})
+    options = MatchOptions(length=length, rules=rules, stakes=stakes, progression=progression,
+                           turn_seconds=turn_seconds, hotseat=hotseat, rated=rated)
+    options.check()
     if color not in (*SIDE_NAMES, "random"):
         raise InvalidRequest("Colour must be white, black or random.",
                              details={"color": ["Must be white, black or random."]})
@@ -241,40 +184,15 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
             raise InvalidRequest("A match against the computer has no other opponent.",
                                  details={"computer": ["Not allowed with opponent or hotseat."]})
         invited = opponents.computer_account(level=computer, rules=rules)
-    from ratings.hooks import rated_on_create  # issue 25
-    rated = rated_on_create(user=user, invited=invited, hotseat=hotseat,
-                            computer=computer is not None, rated=rated)
     if color == "random":
         color = secrets.choice(SIDE_NAMES)
+    white, black = seats(user, invited, color)
     with transaction.atomic():
         if invited is not None:
             _check_open_limits(user, invited)
-        match = Match(created_by=user, length=length, hotseat=hotseat, invited=invited,
-                      rules=rules, rematch_of=rematch_of, stakes=stakes,
-                      progression=progression, turn_seconds=turn_seconds, rated=rated,
-                      version=0)  # the commit makes it 1
-        if hotseat:
-            match.white = match.black = user
-        elif color == Color.WHITE:
-            match.white, match.black = user, invited
-        else:
-            match.white, match.black = invited, user
-        match.status = (MatchStatus.ACTIVE if hotseat
-                        else MatchStatus.INVITED if invited else MatchStatus.OPEN)
-        if computer is not None:  # the computer's account takes its seat at once
-            match.invited, invited, match.status = None, None, MatchStatus.ACTIVE
-        change = Change(match, commit_dice=True)
-        change.log("match_created", length=length, rules=rules, hotseat=hotseat,
-                   stakes=stakes, progression=progression, turn_seconds=turn_seconds,
-                   rated=rated, by=user.username,
-                   white=match.white.username if match.white else None,
-                   black=match.black.username if match.black else None,
-                   invited=invited.username if invited else None,
-                   rematch_of=rematch_of.pk if rematch_of else None,
-                   **({"computer": computer} if computer is not None else {}))
-        if hotseat or computer is not None:
-            transitions.start_first_game(change)
-        return change.commit()
+        return match_start(created_by=user, options=options, white=white, black=black,
+                           invited=invited if computer is None else None,
+                           rematch_of=rematch_of)
 
 
 def _check_open_limits(user: User, invited: User) -> None:
@@ -341,8 +259,7 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
                 match.white = user
             else:
                 match.black = user
-        from ratings.hooks import may_play_rated  # issue 25: a bot joining makes it casual
-        if match.rated and not may_play_rated(user):
+        if match.rated and not user.may_play_rated:  # a bot joining makes it casual
             match.rated = False
         side = WHITE if match.white_id == user.pk else BLACK
         change.log("joined", user=user.username, color=color_of(side))
@@ -403,16 +320,19 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
                              details={"status": match.status})
         if Match.objects.filter(rematch_of=match).exists():
             raise WrongPhase("A rematch of this match already exists.")
-        same: dict[str, Any] = {
-            "length": match.length, "rules": match.rules, "stakes": match.stakes,
-            "progression": match.progression, "turn_seconds": match.turn_seconds,
-            "rematch_of": match, "rated": match.rated}
+        options = MatchOptions(length=match.length, rules=match.rules, stakes=match.stakes,
+                               progression=match.progression, turn_seconds=match.turn_seconds,
+                               hotseat=match.hotseat, rated=match.rated)
         if match.hotseat:
-            return match_create(user=user, hotseat=True, **same)
+            return match_start(created_by=user, options=options, white=user, black=user,
+                               rematch_of=match)
         my_side = sides[0]
         opponent = match.player(other(my_side))
-        new_color = color_of(other(my_side))  # colours swapped
-        return match_create(user=user, opponent=opponent.username, color=new_color, **same)
+        assert opponent is not None
+        white, black = seats(user, opponent, color_of(other(my_side)))  # colours swapped
+        _check_open_limits(user, opponent)
+        return match_start(created_by=user, options=options, white=white, black=black,
+                           invited=opponent, rematch_of=match)
 
 
 # --- playing ---------------------------------------------------------------------------
@@ -722,12 +642,8 @@ def match_abort_unstarted(*, match_id: int, user: User,
 
 
 __all__ = [
-    "CREATE_DEFAULTS",
-    "MatchOptions",
     "Played",
     "Swept",
-    "check_clock",
-    "check_stakes",
     "clocks_sweep",
     "match_abort",
     "match_abort_unstarted",

@@ -4,8 +4,9 @@ The live services (:mod:`games.services`), the import of a match record
 (:mod:`games.importing`), the replay check (:mod:`games.replay`) and the demo data
 all play turns with these functions, so there is one way a turn happens. They work
 on the match aggregate in memory — the match, its current game and turn record —
-through a :class:`Change`, which collects the rows they touch and the events they
-log; nothing here writes to the database or knows who asked. The rules are reached
+through a :class:`~games.unit_of_work.Change`, which collects the rows they touch and
+the events they log; nothing here writes to the database or knows who asked (the
+change is written by its owner, :meth:`~games.unit_of_work.Change.commit`). The rules are reached
 only through ``match.ruleset`` (``nardy.RULESETS``).
 
     roll_off ─▶ start_turn ─▶ play ─▶ … ─▶ (settle: pass / end turn / end_game)
@@ -16,20 +17,14 @@ only through ``match.ruleset`` (``nardy.RULESETS``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Model
-from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from games import clocks, dice, notify, shapes, store
+from games import dice, shapes
 from games.exceptions import IllegalMove, NotYourTurn, WrongPhase
 from games.models import (
     EndReason,
-    Event,
     Game,
     GamePhase,
     Match,
@@ -38,6 +33,8 @@ from games.models import (
     color_of,
     side_of,
 )
+from games.models import Turn as TurnRecord
+from games.unit_of_work import Change
 from nardy import (
     MAX_TURNS_PER_GAME,
     WHITE,
@@ -54,61 +51,6 @@ from nardy import (
 )
 
 NO_LEGAL_MOVE = "no legal move"
-
-
-# --- the unit of work --------------------------------------------------------------------
-
-
-@dataclass
-class Change:
-    """One change to a match: the rows it touched, the events it logged, in memory.
-
-    ``loaded`` holds the values the rows were read with (:func:`games.store.lock_match`)
-    so the write sends only what changed. :meth:`commit` is the one place a change is
-    written; listeners (streams, the computer) hear of it after the transaction commits.
-    """
-
-    match: Match
-    loaded: store.Loaded = field(default_factory=dict)
-    now: datetime = field(default_factory=lambda: timezone.now())  # read when made
-    events: list[Event] = field(default_factory=list)
-    rows: dict[int, Model] = field(default_factory=dict)
-    commit_dice: bool = False
-    """Live play (the services): each new game draws its committed dice seed (issue 26);
-    an import or a replay plays the record's dice and commits none."""
-
-    def log(self, type_: str, **data: Any) -> Event:
-        self.match.last_event_seq += 1
-        event = Event(match=self.match, seq=self.match.last_event_seq, type=type_, at=self.now,
-                      data=data)
-        self.events.append(event)
-        return event
-
-    def touch(self, *rows: Model) -> None:
-        """Write these rows (new or changed) with the change."""
-        for row in rows:
-            self.rows[id(row)] = row
-
-    def commit(self, *, quiet: bool = False) -> Match:
-        """Bump the version, set the clock's deadline (issue 17: ``turn_seconds`` from
-        now for the side to act), write the touched rows and the events (one round trip
-        on PostgreSQL), and schedule the after-commit notification.
-
-        ``quiet``: a change that only logs (the sweep's ``deadline`` warning) keeps the
-        version and the deadline, so no client's ``expected_version`` goes stale.
-        """
-        if not quiet:
-            self.match.version += 1
-            self.match.deadline = clocks.deadline_after(self.match, self.now)
-            self.match.deadline_warned = False
-        # issue 25: a rated match's rating update, written with the change (ratings/)
-        from ratings.hooks import statements_for
-        extra = statements_for(self)
-        store.save([self.match, *self.rows.values()], self.events, self.loaded, extra=extra)
-        match, events = self.match, list(self.events)
-        transaction.on_commit(lambda: notify.committed(match, events))
-        self.events, self.rows = [], {}
-        return self.match
 
 
 # --- results of the transitions ------------------------------------------------------------
@@ -223,8 +165,6 @@ def roll_off(change: Change, game: Game, side: Side, die: int) -> RollOff:
 def start_turn(change: Change, game: Game, dice: tuple[int, int]) -> TurnResult:
     """The side in ``game.turn`` has rolled ``dice``: open its turn record and play on
     from there (a pass at once when nothing can be played, R23/H11)."""
-    from games.models import Turn as TurnRecord
-
     if game.phase != GamePhase.ROLL:
         raise WrongPhase(gettext_noop("The dice are rolled; play your steps."),
                          details={"phase": game.phase})

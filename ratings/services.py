@@ -12,14 +12,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games import transitions
 from games.exceptions import InvalidRequest, NotFound
-from games.models import MATCH_LENGTHS, Color, Match, MatchStatus, Stakes
+from games.models import Color, Match, Stakes
+from games.notify import Pending
+from games.start import MatchOptions, match_start
 from nard_site.domain import DomainError
 from nard_site.rows import Statement
 from nardy import RULESETS
 from ratings import glicko
-from ratings.hooks import may_play_rated
 from ratings.models import PairingRequest, Rating, RatingChange, RatingReset
 
 # --- the rating update (in the transaction of the match's final move) --------------------
@@ -54,7 +54,7 @@ def ensure_statement(rules: str, user_ids: list[int]) -> Statement:
     return sql, params
 
 
-def settle(change: transitions.Change) -> list[Statement]:
+def settle(change: Pending) -> list[Statement]:
     """The rating update of a rated match that ``change`` finishes (a win, a resignation, a
     clock loss or an abandonment alike: the loser scores 0): one locked read of both
     rating rows now, and two writes (the ratings, the history) returned to be sent with
@@ -149,21 +149,11 @@ class Pairing:
     match: Match | None
 
 
-def _options(rules: Any, length: Any, stakes: Any, turn_seconds: Any, rated: Any,
+def _options(rules: str, length: int, stakes: str, turn_seconds: int | None, rated: bool,
              user: User) -> dict[str, Any]:
-    from games.services import check_clock
-
-    if rules not in RULESETS:
-        raise InvalidRequest(f"No rule set {rules!r}.",
-                             details={"rules": [f"Must be one of {', '.join(RULESETS)}."]})
-    if length not in MATCH_LENGTHS:
-        raise InvalidRequest("A match is 1, 3, 5 or 7 points.",
-                             details={"length": ["Must be one of 1, 3, 5, 7."]})
-    if stakes not in Stakes.values:
-        raise InvalidRequest(f"No stakes {stakes!r}.",
-                             details={"stakes": [f"Must be one of {', '.join(Stakes.values)}."]})
-    check_clock(turn_seconds, False)
-    if rated and not may_play_rated(user):
+    """The options a pairing request waits with, checked as every match's are."""
+    MatchOptions(length=length, rules=rules, stakes=stakes, turn_seconds=turn_seconds).check()
+    if rated and not user.may_play_rated:
         raise InvalidRequest("This account may not play rated.",
                              details={"rated": ["This player may not play rated."]})
     return {"rules": rules, "length": length, "stakes": stakes, "turn_seconds": turn_seconds,
@@ -209,22 +199,15 @@ def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes
 
 
 def _paired_match(*, best_of: User, asker: User, options: dict[str, Any]) -> Match:
-    """The match of a pairing, active at once (colours at random), through the one turn
-    path; its ``match_created`` event says ``paired`` (the account stream's ``paired``)."""
+    """The match of a pairing, active at once (colours at random), started as every match
+    is (:func:`games.start.match_start`); its ``match_created`` event says ``paired`` (the
+    account stream's ``paired``). Rated when asked for and both may still play rated."""
     white, black = (best_of, asker) if secrets.randbelow(2) else (asker, best_of)
-    rated = options["rated"] and may_play_rated(white) and may_play_rated(black)
-    match = Match(created_by=best_of, white=white, black=black, length=options["length"],
-                  rules=options["rules"], stakes=options["stakes"],
-                  turn_seconds=options["turn_seconds"], rated=rated,
-                  status=MatchStatus.ACTIVE, version=0)
-    change = transitions.Change(match)
-    change.log("match_created", length=match.length, rules=match.rules, hotseat=False,
-               stakes=match.stakes, progression=match.progression,
-               turn_seconds=match.turn_seconds, rated=rated, by=best_of.username,
-               white=white.username, black=black.username, invited=None, rematch_of=None,
-               paired=True)
-    transitions.start_first_game(change)
-    return change.commit()
+    terms = MatchOptions(length=options["length"], rules=options["rules"],
+                         stakes=options["stakes"], turn_seconds=options["turn_seconds"],
+                         rated=None if options["rated"] else False)
+    return match_start(created_by=best_of, options=terms, white=white, black=black,
+                       context={"paired": True})
 
 
 def pairing_cancel(*, user: User) -> None:

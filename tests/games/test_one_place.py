@@ -1,5 +1,4 @@
-"""One place for each shared computation (issue 21 item 4): what a left-out create option
-means, the stake options' names, the turn cap and the dice a roll plays are each said
+"""One place for each shared computation: what a left-out create option means, the stake options' names, the turn cap and the dice a roll plays are each said
 once, and every layer reads them there."""
 
 from __future__ import annotations
@@ -14,15 +13,22 @@ from games import services, transitions
 from games.admin import unplayed_dice
 from games.models import Progression, Stakes
 from games.serializers import MatchCreateInputSerializer
-from games.services import CREATE_DEFAULTS, MatchOptions
+from games.start import MatchOptions
 from nardy import MAX_TURNS_PER_GAME, stakes
 
-OPTIONS = [f.name for f in dataclasses.fields(MatchOptions)]
+OPTIONS = [f.name for f in dataclasses.fields(MatchOptions)
+           if f.default is not dataclasses.MISSING]
+
+
+def test_every_option_but_the_length_has_a_default() -> None:
+    assert [f.name for f in dataclasses.fields(MatchOptions)
+            if f.default is dataclasses.MISSING] == ["length"]
+    assert "length" not in OPTIONS and len(OPTIONS) == 6
 
 
 @pytest.mark.parametrize("name", OPTIONS)
 def test_match_create_and_the_api_default_each_option_alike(name: str) -> None:
-    expected = getattr(CREATE_DEFAULTS, name)
+    expected = getattr(MatchOptions, name)
     assert inspect.signature(services.match_create).parameters[name].default == expected
     field = MatchCreateInputSerializer().fields[name]
     if name == "turn_seconds":  # optional and nullable: left out, the view sends None
@@ -38,9 +44,9 @@ def test_a_match_created_with_only_its_length_has_the_default_options(alice) -> 
     match = created.json()
     assert {k: match[k] for k in ("rules", "hotseat", "stakes", "progression",
                                   "turn_seconds")} == {
-        "rules": CREATE_DEFAULTS.rules, "hotseat": CREATE_DEFAULTS.hotseat,
-        "stakes": CREATE_DEFAULTS.stakes, "progression": CREATE_DEFAULTS.progression,
-        "turn_seconds": CREATE_DEFAULTS.turn_seconds}
+        "rules": MatchOptions.rules, "hotseat": MatchOptions.hotseat,
+        "stakes": MatchOptions.stakes, "progression": MatchOptions.progression,
+        "turn_seconds": MatchOptions.turn_seconds}
 
 
 def test_the_stake_choices_are_the_engine_names() -> None:

@@ -95,7 +95,8 @@ def test_a_row_read_elsewhere_is_written_whole(active: tuple[Any, Match]) -> Non
 def test_new_rows_go_in_in_order_whatever_order_they_come(make_user: Any) -> None:
     """A new match, its first game and a turn record are inserted match first, and the
     keys to rows inserted after them are written by the same save (no order dependence)."""
-    from games.transitions import Change, start_first_game, start_turn
+    from games.transitions import start_first_game, start_turn
+    from games.unit_of_work import Change
 
     user = make_user()
     match = Match(created_by=user, white=user, black=user, hotseat=True, length=1,
