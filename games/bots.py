@@ -133,7 +133,7 @@ def decide(match: Match, seat: Seat) -> Decision | None:
 def decision_rng(match_id: int, version: int) -> random.Random:
     """The random source of a decision (the ``random`` level's plays, every level's stake
     ties): the same for a job run again at the same version, and unpredictable from the
-    outside (issue 22 item 9) — seeded with an HMAC of the match id and version under
+    outside — seeded with an HMAC of the match id and version under
     ``SECRET_KEY``, not with those public values themselves."""
     return random.Random(salted_hmac("games.bots.decision", f"{match_id}:{version}").digest())
 

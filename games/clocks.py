@@ -1,4 +1,4 @@
-"""Clocks (issue 17): the deadline of the side to act, when it is late, when a match is
+"""Clocks: the deadline of the side to act, when it is late, when a match is
 abandoned. Pure reads of a match; the writes are :mod:`games.transitions`' (claim,
 abandon) and :mod:`games.services`' (the locked checks, the sweep).
 
@@ -45,7 +45,7 @@ def deadline_after(match: Match, now: datetime) -> datetime | None:
 
 def computer_to_act(match: Match) -> bool:
     """Every side the clock would run for is a built-in computer account
-    (:mod:`games.opponents`; issue 22 item 6). Its turns have no deadline: they wait on
+    (:mod:`games.opponents`). Its turns have no deadline: they wait on
     the task queue, not on a person, so a queued job or a worker that is down must never
     lose the computer a game on time. The clock starts again, whole, from the commit of
     the computer's action; a match found with a deadline set while the computer is to

@@ -43,7 +43,7 @@ class IllegalMove(DomainError):
 
 
 class TooManyComputerMatches(DomainError):
-    """Issue 22 item 6: ``COMPUTER_MATCHES_PER_ACCOUNT`` unfinished matches against the
+    """``COMPUTER_MATCHES_PER_ACCOUNT`` unfinished matches against the
     built-in computer already (409; ``details.limit``)."""
 
     code = "too_many_computer_matches"
@@ -52,7 +52,7 @@ class TooManyComputerMatches(DomainError):
 
 
 class TooManyInvitations(DomainError):
-    """Issue 22 item 11: as many open invitations as allowed, in all or to this player
+    """As many open invitations as allowed, in all or to this player
     (409; ``details.reason``: ``open`` or ``open_to_player``; ``details.limit``). The
     hourly rate is refused as 429 ``throttled`` (:class:`InvitationsThrottled`)."""
 

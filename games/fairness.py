@@ -1,4 +1,4 @@
-"""Dice anyone can verify (issue 26): commit–reveal per game, every die by HMAC-SHA-256.
+"""Dice anyone can verify: commit–reveal per game, every die by HMAC-SHA-256.
 
 Standard library only, and nothing from Django or the rest of the project, so that
 the server and a player's own copy of this one file compute the same dice::

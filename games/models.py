@@ -114,7 +114,7 @@ class Match(models.Model):
                                 help_text="The invited opponent of an invitation.")
     hotseat = models.BooleanField(default=False,
                                   help_text="One account plays both sides at a shared screen.")
-    rated = models.BooleanField(  # issue 25 (ratings/): the result moves both ratings
+    rated = models.BooleanField(  # the result moves both ratings (ratings/)
         default=False, help_text="The result changes both players' ratings (ratings/).")
     rules = models.CharField(max_length=16, choices=rules_choices, default=DEFAULT_RULES,
                              db_index=True, help_text="The rule set (nardy.RULESETS).")
@@ -295,7 +295,7 @@ class Game(models.Model):
                                         "while it waits).")
     current_turn = models.ForeignKey("Turn", null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
-    # --- dice anyone can verify (issue 26, docs/fairness.md) -----------------------------
+    # --- dice anyone can verify (docs/fairness.md) -----------------------------
     dice_seed = models.CharField(
         max_length=64, blank=True,
         help_text="The server's secret seed (hex) until the game ends; blank: not committed.")
@@ -447,7 +447,7 @@ class Event(models.Model):
 
 
 class WorkerLease(models.Model):
-    """A task-queue worker's lease (issue 22 item 15): ``manage.py db_worker`` renews it
+    """A task-queue worker's lease: ``manage.py db_worker`` renews it
     every ``WORKER_HEARTBEAT_SECONDS``; a job left RUNNING by a worker whose lease is
     older than ``WORKER_LEASE_SECONDS`` was lost with it and is reclaimed
     (:func:`games.tasks.reclaim`)."""
@@ -461,7 +461,7 @@ class WorkerLease(models.Model):
 
 
 class Analysis(models.Model):
-    """A game review of a finished match at one depth (issue 24; games/analysis_service.py):
+    """A game review of a finished match at one depth (games/analysis_service.py):
     one per match and depth, queued on the task queue, its results kept as JSON."""
 
     class State(models.TextChoices):

@@ -1,4 +1,4 @@
-"""Presence (issue 17): whether a player has been seen in the last minute.
+"""Presence: whether a player has been seen in the last minute.
 
 A request to the matches API or an open stream marks its user with :func:`seen`; a
 match's ``state.presence`` reads both players with :func:`online`. The mark is a cache

@@ -88,7 +88,7 @@ def replay_perspective(match: Match, viewer: Any) -> Side:
 
 
 def legal_tree(turn: Turn) -> list[shapes.Stop]:
-    """Issue 23 item 2: every way to finish the turn from ``turn``, as a graph of stops.
+    """Every way to finish the turn from ``turn``, as a graph of stops.
 
     Stop 0 is ``turn``; each legal step (R24/H11: only steps that begin a complete play)
     leads to the stop after it. Two orders of the same steps reach the same stop (the
@@ -119,7 +119,7 @@ def legal_tree(turn: Turn) -> list[shapes.Stop]:
 
 def resign_cost(match: Match, game: Game, position: Any, viewer: Any,
                 ) -> shapes.ResignCost | None:
-    """Issue 23 item 5: what resigning now would cost the side the viewer may resign for
+    """What resigning now would cost the side the viewer may resign for
     (their own; in hotseat the side in turn), as the server would score it (R30/H16,
     times the stake, S6). ``None`` for a spectator and outside play."""
     sides = match.sides_of(viewer)
@@ -196,7 +196,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
 
 
 def presence_json(match: Match) -> shapes.Presence:
-    """Issue 17: whether each player was seen in the last minute (:mod:`games.presence`)."""
+    """Whether each player was seen in the last minute (:mod:`games.presence`)."""
     seen = presence.online([match.white_id, match.black_id])
     return {"white": seen.get(match.white_id, False) if match.white_id else False,
             "black": seen.get(match.black_id, False) if match.black_id else False}
@@ -256,7 +256,7 @@ def game_json(game: Game) -> shapes.Game:
 
 
 def fairness_json(game: Game, match: Match | None = None) -> shapes.Fairness | None:
-    """Issue 26: the game's dice commitment; the server's seed only once the game is over
+    """The game's dice commitment; the server's seed only once the game is over
     (finished, or its match aborted or finished) — never before."""
     if not game.dice_commitment:
         return None
@@ -324,7 +324,7 @@ def match_last_event_seq(match_id: int) -> int:
 
 
 def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePosition]:
-    """Issue 23 item 11: the board before the game's first turn (``turn`` 0) and after
+    """The board before the game's first turn (``turn`` 0) and after
     each of its turns, in ``perspective``'s numbering, for a replay. The boards are the
     ones the engine wrote when each turn ended (``position_after``); a turn still being
     played shows the game's board now. Each entry names the match's analyses (depth and
@@ -520,7 +520,7 @@ def player_stats(users: Iterable[Any]) -> dict[int, Stats]:
     return stats
 
 
-# --- dice statistics (issue 26, docs/fairness.md) -----------------------------------------
+# --- dice statistics (docs/fairness.md) -----------------------------------------
 
 
 def dice_stats(user: Any) -> shapes.DiceStats:

@@ -128,7 +128,7 @@ _SEED_HELP = ("Your own seed for this game's dice (text, 1 to 128 characters; "
 
 
 class SeededVersionInputSerializer(VersionInputSerializer):
-    """``join`` and ``roll``: ``expected_version`` and, optionally, your seed (issue 26)."""
+    """``join`` and ``roll``: ``expected_version`` and, optionally, your seed."""
 
     seed = AnyJSONField(required=False, allow_null=True, help_text=_SEED_HELP)
 
@@ -141,7 +141,7 @@ class SeededVersionInputSerializer(VersionInputSerializer):
 
 
 class SeedInputSerializer(VersionInputSerializer):
-    """``seed``: your own seed for the current game's dice (issue 26)."""
+    """``seed``: your own seed for the current game's dice."""
 
     seed = AnyJSONField(help_text=_SEED_HELP)
     side = serializers.ChoiceField(choices=SIDE_NAMES, required=False, allow_null=True,

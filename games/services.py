@@ -86,7 +86,7 @@ def _acting_sides(match: Match, user: User) -> tuple[Side, ...]:
 
 
 class _Abandoned(WrongPhase):
-    """The match is past its abandonment limit (issue 17): the service that found it
+    """The match is past its abandonment limit: the service that found it
     settles it first (:func:`_clock_enforced`); the action itself is refused."""
 
 
@@ -196,7 +196,7 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
 
 
 def _check_open_limits(user: User, invited: User) -> None:
-    """Issue 22 items 6 and 11, under a lock of ``user``'s row (so parallel creations
+    """Under a lock of ``user``'s row (so parallel creations
     count each other): at most ``COMPUTER_MATCHES_PER_ACCOUNT`` unfinished matches
     against the built-in computer; to people, at most ``INVITATIONS_OPEN_PER_ACCOUNT``
     open invitations, ``INVITATIONS_OPEN_PER_PLAYER`` of them to one player, and
@@ -238,7 +238,7 @@ def _check_open_limits(user: User, invited: User) -> None:
 def match_join(*, match_id: int, user: User, expected_version: int | None = None,
                seed: object = None) -> Match:
     """Take the free seat of an open seek, or accept an invitation. ``seed``: the
-    joiner's own seed for game 1's dice (issue 26), given after its commitment is drawn."""
+    joiner's own seed for game 1's dice, given after its commitment is drawn."""
     if seed is not None:
         _check_seed(seed)
     with transaction.atomic():
@@ -301,7 +301,7 @@ def match_abort(*, match_id: int, by: User, reason: str = "aborted by staff") ->
 
 
 def _reveal(match: Match) -> dict[str, Any]:
-    """An abort ends the current game too: its dice seed is revealed (issue 26)."""
+    """An abort ends the current game too: its dice seed is revealed."""
     game = match.current_game
     if game is None or not game.dice_seed:
         return {}
@@ -353,8 +353,8 @@ class Played:
 def match_roll(*, match_id: int, user: User, expected_version: int | None = None,
                seed: object = None) -> Played:
     """A roll-off die (R7/H4), or the two dice of the turn; passes at once if nothing plays.
-    ``seed``: the roller's own seed for the game's dice, only before the game's first die
-    (issue 26); refused with nothing rolled after it."""
+    ``seed``: the roller's own seed for the game's dice, only before the game's first
+    die; refused with nothing rolled after it."""
     if seed is not None:
         _check_seed(seed)
     with transaction.atomic():
@@ -391,7 +391,7 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
                        "passed": result.passed})
 
 
-# --- players' seeds (issue 26, docs/fairness.md) -----------------------------------------
+# --- players' seeds (docs/fairness.md) -----------------------------------------
 
 
 def _check_seed(seed: object) -> str:
@@ -434,7 +434,7 @@ def _give_seed(change: Change, game: Game, side: Side, seed: object) -> None:
 def match_seed(*, match_id: int, user: User, seed: object, side: str | None = None,
                expected_version: int | None = None) -> Match:
     """A player adds its own seed to the current game's dice, before the game's first
-    die (issue 26). ``side``: hotseat only (default: the side to roll, White in the
+    die. ``side``: hotseat only (default: the side to roll, White in the
     roll-off)."""
     _check_seed(seed)
     with transaction.atomic():
@@ -523,7 +523,7 @@ def match_resign(*, match_id: int, user: User, side: str | None = None,
         return change.commit()
 
 
-# --- clocks (issue 17) ------------------------------------------------------------------
+# --- clocks ------------------------------------------------------------------
 
 
 @_clock_enforced
@@ -592,7 +592,7 @@ def match_warn_clock(*, match_id: int) -> Match | None:
 
 
 def match_log_analysis(*, match_id: int, **data: Any) -> None:
-    """Issue 24: log an ``analysis`` event (a game review's state and progress) on the
+    """Log an ``analysis`` event (a game review's state and progress) on the
     match's log, so its stream tells the readers; quiet: the version stays."""
     with transaction.atomic():
         change = _lock(match_id)
@@ -625,7 +625,7 @@ def clocks_sweep() -> Swept:
 @_clock_enforced
 def match_abort_unstarted(*, match_id: int, user: User,
                           expected_version: int | None = None) -> Match:
-    """Either player ends the match before the first roll of the match (issue 17): no
+    """Either player ends the match before the first roll of the match: no
     result, no stats, status ``aborted``."""
     with transaction.atomic():
         change, _, game = _lock_playing(match_id, user, expected_version)

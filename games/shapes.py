@@ -70,7 +70,7 @@ TreeStep = TypedDict("TreeStep", {
 
 
 class ResignCost(TypedDict):
-    """Issue 23 item 5: what resigning now costs (R30/H16 times the stake, S6)."""
+    """What resigning now costs (R30/H16 times the stake, S6)."""
     side: Colour
     points: Annotated[int, Doc("The points the other side would win.")]
     result: Annotated[str, Doc("The result the resignation concedes (`single`, `mars`, "
@@ -78,7 +78,7 @@ class ResignCost(TypedDict):
 
 
 class Stop(TypedDict):
-    """One stop of the turn being played (issue 23 item 2): what may be played next."""
+    """One stop of the turn being played: what may be played next."""
     steps: Annotated[list[TreeStep], Doc("The legal next steps (forced-play rules "
                                          "included); empty once the turn is complete.")]
     dice_left: list[int]
@@ -135,7 +135,7 @@ class PlayerSeeds(TypedDict):
 
 
 class Fairness(TypedDict):
-    """Issue 26: the game's dice commitment (docs/fairness.md); ``null`` for a game whose
+    """The game's dice commitment (docs/fairness.md); ``null`` for a game whose
     dice are not committed (imported, or from before commitments)."""
 
     scheme: Annotated[str, Doc("The derivation's version: `nard-dice-v1`.")]
@@ -184,7 +184,7 @@ class State(TypedDict):
     legal_steps: Annotated[list[Step], Doc("RULES R24; empty for anyone but the side to "
                                            "move, and in lists of matches.")]
     legal_tree: Annotated[list[Stop], Doc(
-        "Issue 23 item 2: the rest of the turn as stops, for a page that drafts the whole "
+        "The rest of the turn as stops, for a page that drafts the whole "
         "turn before sending it: stop 0 is now (its steps are `legal_steps`), each step "
         "names the stop it leads to; every path to a stop without steps is one complete "
         "legal play (R19-R24, H11). In the mover's numbering, for the side to move only; "
@@ -210,7 +210,7 @@ class State(TypedDict):
     deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
                                              "`null` without a clock.")]
     presence: Annotated[Presence, Doc("Whether each player was seen in the last 60 s.")]
-    fairness: Annotated[Fairness | None, Doc("The game's dice commitment (issue 26).")]
+    fairness: Annotated[Fairness | None, Doc("The game's dice commitment.")]
 
 
 class Match(TypedDict):
@@ -220,7 +220,7 @@ class Match(TypedDict):
     black: str | None
     invited: str | None
     hotseat: bool
-    rated: Annotated[bool, Doc("The result changes both players' ratings (issue 25).")]
+    rated: Annotated[bool, Doc("The result changes both players' ratings.")]
     length: int
     stakes: StakesName
     progression: ProgressionName
@@ -292,7 +292,7 @@ class Game(TypedDict):
     turns: int
     started_at: datetime
     finished_at: datetime | None
-    fairness: Annotated[Fairness | None, Doc("The game's dice commitment (issue 26).")]
+    fairness: Annotated[Fairness | None, Doc("The game's dice commitment.")]
 
 
 class Turn(TypedDict):
@@ -473,7 +473,7 @@ class MatchRecord(TypedDict):
     score: Score
     games: list[RecordGame]
     analysis: NotRequired[Annotated[dict[str, Any], Doc(
-        "Issue 24: the match's deepest done game review, as GET matches/{id}/analysis/ "
+        "The match's deepest done game review, as GET matches/{id}/analysis/ "
         "answers it; absent when it has none.")]]
 
 
@@ -488,7 +488,7 @@ SCHEMA_NAMES: dict[Any, str] = {
 """The schema's component names where they are not the ``TypedDict``'s own (as published)."""
 
 
-# --- game review (issue 24) ---------------------------------------------------------------
+# --- game review ---------------------------------------------------------------
 
 
 class MatchAnalysis(TypedDict):
@@ -526,7 +526,7 @@ class ReviewAverage(TypedDict):
 
 
 class PlayerReview(TypedDict):
-    """Issue 24 item 3: a player's game-review averages per rule set."""
+    """A player's game-review averages per rule set."""
 
     username: str
     last: Annotated[int, Doc("N: the newest N analysed games of each rule set count.")]

@@ -116,7 +116,7 @@ def save(rows: Sequence[Model], events: Sequence[Event], loaded: Loaded | None =
 
     ``loaded`` holds the values the rows were read with (:func:`lock_match`); a row
     not in it is written whole. ``extra``: more data-changing statements of the same
-    change (issue 25: the rating update), sent with the others. Nothing is remembered
+    change (the rating update), sent with the others. Nothing is remembered
     afterwards: a retry after a failure simply writes again. Call inside the
     transaction that locked the match.
     """

@@ -426,7 +426,7 @@ def resign(change: Change, game: Game, resigning: Side,
 
 
 def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:
-    """Issue 17: ``claimer`` claims the game of ``late``, whose deadline has passed; the
+    """``claimer`` claims the game of ``late``, whose deadline has passed; the
     late side loses it as a resignation (R30/H16, times the stake). The caller checks
     the clock."""
     deadline = change.match.deadline
@@ -436,7 +436,7 @@ def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:
 
 
 def abandon(change: Change, game: Game, late: Side, by: str) -> None:
-    """Issue 17: ``late`` has abandoned the match (late by more than the clock allows):
+    """``late`` has abandoned the match (late by more than the clock allows):
     it loses the current game as a resignation and the match with it. ``by``: what
     settled it (``sweep`` or ``request``)."""
     deadline = change.match.deadline

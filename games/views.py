@@ -90,7 +90,9 @@ def _valid(serializer_class: Any, data: Any) -> dict[str, Any]:
 
 
 class MatchViewSet(viewsets.GenericViewSet):
-    """Matches of Long Nardy: create, join, roll, move, resign; anyone may watch."""
+    """Matches of every rule set (`GET rules/`): create (a seek, an invitation, hotseat or
+    the computer), join, roll, move, offer and answer a raise, resign, claim; anyone may
+    watch."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     lookup_value_regex = r"\d+"
@@ -111,7 +113,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         """Check ``?perspective=`` before any action runs: a bad one must change nothing."""
         super().initial(request, *args, **kwargs)
         if request.user.is_authenticated:
-            presence.seen(request.user.pk)  # issue 17: a cache read, a write every 15 s
+            presence.seen(request.user.pk)  # a cache read, a write every 15 s
         query = (_valid(PerspectiveQuerySerializer, request.query_params)
                  if request.query_params else {})
         self.perspective = parse_side(query["perspective"]) if "perspective" in query else None
@@ -312,8 +314,8 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/positions",
             pagination_class=None)
     def game_positions(self, request: Request, pk: str, number: str) -> Response:
-        """The board before the game's first turn and after each turn (a replay, issue 23
-        item 11), in the asker's numbering: your colour, White for others."""
+        """The board before the game's first turn and after each turn (a replay),
+        in the asker's numbering: your colour, White for others."""
         match = self._match()
         game = selectors.game_list(match).filter(number=url_id(number)).first()
         if game is None:
@@ -348,7 +350,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                 "Content-Disposition": f'attachment; filename="match-{match.pk}.mat"'})
         if request.accepted_renderer.format == "json":
             record = selectors.match_record(match)
-            analysis = analysis_service.exported(match)  # issue 24: the game review
+            analysis = analysis_service.exported(match)  # the game review
             if analysis is not None:
                 record["analysis"] = dict(analysis)
             return Response(record)
@@ -383,8 +385,8 @@ class LegalPlaysView(APIView):
 
 
 class PlayerDiceView(APIView):
-    """Anyone may read a player's dice statistics per rule set (issue 26,
-    docs/fairness.md): faces, doubles, average pips against 8.17, a chi-square p-value."""
+    """Anyone may read a player's dice statistics per rule set
+    (docs/fairness.md): faces, doubles, average pips against 8.17, a chi-square p-value."""
 
     permission_classes = [AllowAny]
 

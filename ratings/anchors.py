@@ -1,4 +1,4 @@
-"""The computer levels as fixed anchors of the rating scale (issue 25 item 3).
+"""The computer levels as fixed anchors of the rating scale.
 
 Each published rating is derived from the arena's measured head-to-head results
 (docs/computer.md, "Measured strength": 1,000 games each unless said; the figures are

@@ -1,4 +1,4 @@
-"""``manage.py db_worker``: django-tasks-db's worker with a lease (issue 22 item 15).
+"""``manage.py db_worker``: django-tasks-db's worker with a lease.
 
 This command overrides the one of ``django_tasks_db`` (``games`` comes first in
 ``INSTALLED_APPS``) and takes the same options. Beside the base worker's loop, the worker
@@ -14,13 +14,12 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
   resumes the turns of one that was killed;
 - gives its lease up when it stops cleanly (SIGTERM/SIGINT end the loop after the current
   step; the exit is immediate only while it sleeps on the doorbell: :meth:`LeasedWorker.shutdown`);
-- sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`;
-  issue 23 item 13): :func:`games.tasks.ring_the_worker` rings it when a job's row is
-  committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
+- sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`):
+  :func:`games.tasks.ring_the_worker` rings it when a job's row is committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
   taken at once, not at the next poll. ``--interval`` stays as the fallback poll (a ring
   lost, a bell that could not be made).
 
-Issue 24: game reviews (``games.tasks.analyse``) run on their own queue, ``analysis``;
+Game reviews (``games.tasks.analyse``) run on their own queue, ``analysis``;
 ``db_worker --queue-name analysis`` serves it, at the lower CPU priority
 ``ANALYSIS_WORKER_NICE`` (``os.nice``), so the computer's turns on ``default`` never wait
 behind a review nor share the CPU with it equally. A review's job may run
@@ -203,7 +202,7 @@ class Command(base.Command):
             reload = False
         queue_names = queue_name.split(",")
         if queue_names == [tasks.ANALYSIS_QUEUE] and settings.ANALYSIS_WORKER_NICE > 0:
-            os.nice(settings.ANALYSIS_WORKER_NICE)  # issue 24: reviews yield the CPU
+            os.nice(settings.ANALYSIS_WORKER_NICE)  # reviews yield the CPU
         excluded = exclude_queues.split(",") if exclude_queues else []
         if excluded and "*" not in queue_names:
             raise base.CommandError("--exclude-queues can only be used with --queue-name=*")

@@ -1,4 +1,4 @@
-"""Settle abandoned matches and warn sides near their deadline (issue 17).
+"""Settle abandoned matches and warn sides near their deadline.
 
 Run it every minute: from cron (``* * * * * cd /srv/nard && .venv/bin/python manage.py
 sweep_clocks``) or as a periodic job on the task queue; overlapping runs are safe (each
