@@ -15,8 +15,9 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
 - gives its lease up when it stops cleanly (SIGTERM/SIGINT end the loop after the current
   step; the exit is immediate only while it sleeps on the doorbell: :meth:`LeasedWorker.shutdown`);
 - sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`):
-  :func:`games.tasks.ring_the_worker` rings it when a job's row is committed — ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is
-  taken at once, not at the next poll. ``--interval`` stays as the fallback poll (a ring
+  :func:`games.tasks.ring_the_worker` rings it when a job's row is committed — ``NOTIFY``
+  on PostgreSQL, a Unix datagram on SQLite — so a computer turn is taken at once, not at
+  the next poll. ``--interval`` stays as the fallback poll (a ring
   lost, a bell that could not be made).
 
 Game reviews (``games.tasks.analyse``) run on their own queue, ``analysis``;
