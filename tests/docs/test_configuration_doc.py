@@ -12,7 +12,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-READ = re.compile(r"""(?:environ\.get|environ\[|getenv|env_[a-z]+)\(?\s*["']([A-Z][A-Z0-9_]+)["']""")
+READ = re.compile(
+    r"""(?:environ\.get|environ\[|getenv|env_[a-z]+)\(?\s*["']([A-Z][A-Z0-9_]+)["']""")
 
 
 def test_every_environment_variable_of_the_settings_is_documented() -> None:
