@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The production topology on one machine (issue 28, docs/scaling.md): nginx in front of
+# The production topology on one machine (docs/scaling.md): nginx in front of
 # two granian app nodes, two task-queue workers, PgBouncer (transaction mode) in front of
 # a PostgreSQL primary with a streaming hot-standby replica, and Redis.
 #
@@ -175,7 +175,7 @@ app_start() {  # N (1 or 2)
 worker_start() {  # N
   spawn "worker$1" "$PY" "$ROOT/manage.py" db_worker --no-reload --worker-id "cluster-$1"
 }
-review_worker_start() {  # game reviews on their own queue, niced (issue 24; docs/architecture.md)
+review_worker_start() {  # game reviews on their own queue, niced (docs/architecture.md)
   spawn "review1" "$PY" "$ROOT/manage.py" db_worker --no-reload --queue-name analysis \
     --worker-id "cluster-review-1"
 }

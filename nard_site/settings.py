@@ -276,9 +276,10 @@ REST_FRAMEWORK = {
 }
 
 SPECTACULAR_SETTINGS = {
-    "TITLE": "nard_site — Long Nardy API",
+    "TITLE": "nard_site — the nardy family's API",
     "DESCRIPTION": (
-        "Play Long Nardy (Narde) over REST. Every 4xx answer has the shape "
+        "Play the nardy family — Long Nardy, short nardy, backgammon and the Persian Nard — "
+        "over REST, against people and the computer. Every 4xx answer has the shape "
         '`{"error": {"code", "message", "details"}}`. Authenticate with '
         "`Authorization: Token <key>`."
     ),

@@ -44,7 +44,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 python manage.py db_worker "${worker_args[@]}" &
 children+=($!)
-# Issue 24: game reviews on their own queue and worker (niced: docs/architecture.md)
+# Game reviews on their own queue and worker (niced: docs/architecture.md)
 python manage.py db_worker "${worker_args[@]}" --queue-name analysis &
 children+=($!)
 granian --interface asgi nard_site.asgi:application --host 127.0.0.1 --port "$PORT" \

@@ -1,5 +1,5 @@
 """The language of an answer: Django's ``LocaleMiddleware`` for ``/play/``, and the
-``Accept-Language`` header alone for the API (issue 23 item 10).
+``Accept-Language`` header alone for the API.
 
 Under ``/play/`` the language is the one chosen with ``?lang=`` (remembered in Django's
 language cookie), else the cookie, else the browser's ``Accept-Language``, else

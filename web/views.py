@@ -40,7 +40,7 @@ def play(request: HttpRequest) -> HttpResponse:
 
 
 def verify(request: HttpRequest) -> HttpResponse:
-    """Issue 26: the dice of a match checked in the browser (docs/fairness.md); reads only
+    """The dice of a match checked in the browser (docs/fairness.md); reads only
     the public API (a match's JSON export, a player's dice statistics)."""
     return render(request, "web/verify.html")
 

@@ -1,5 +1,5 @@
-"""A refused CSRF check answers in the error shape on the JSON endpoints (issue 22 item
-14): 403 ``csrf_failed`` from ``/play/session/`` and from the API under session
+"""A refused CSRF check answers in the error shape on the JSON endpoints:
+403 ``csrf_failed`` from ``/play/session/`` and from the API under session
 authentication; the admin keeps Django's HTML page."""
 
 from __future__ import annotations

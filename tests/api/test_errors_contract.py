@@ -38,7 +38,7 @@ def test_403_stranger_and_csrf(alice, bob, seat, scripted_dice, make_user):
     client = APIClient(enforce_csrf_checks=True)
     assert client.login(username="sess", password="pw-long-enough-1")
     assert_error(client.post(f"{API}/matches/", {"length": 1}, format="json"), 403,
-             "csrf_failed")  # its own code since issue 22 item 14
+             "csrf_failed")  # its own code, not permission_denied: the cookie is what is missing
 
 
 @pytest.mark.parametrize("url", [
@@ -163,7 +163,7 @@ def test_non_object_bodies_are_400(alice, path, body):
 
 
 def test_unknown_url_is_json_even_with_debug_on(anon, settings):
-    """README: DEBUG defaults to 1 and scripts/run.sh serves with it; Django then answers
+    """scripts/run.sh serves with DEBUG=1 (the settings default it off); Django then answers
     unknown URLs with its HTML technical 404 page instead of nard_site's handler404."""
     settings.DEBUG = True
     assert_error(anon.get("/api/v1/no-such-thing/"), 404, "not_found")

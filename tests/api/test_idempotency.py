@@ -50,7 +50,7 @@ def test_retried_roll_and_moves_change_nothing(alice, bob, scripted_dice):
 
 
 def test_a_refusal_stores_no_key_and_keys_are_per_user(alice, bob, scripted_dice):
-    """Issue 22 item 10: a refused action changed nothing, so it keeps no record (a client
+    """A refused action changed nothing, so it keeps no record (a client
     could otherwise fill the table with refusals); its retry runs again."""
     match_id = start_match(alice, bob, script=scripted_dice)["id"]
     url = f"/api/v1/matches/{match_id}/roll/"
@@ -81,7 +81,7 @@ def test_a_refused_request_retried_with_its_key_runs_again(alice, bob, scripted_
 
 
 def test_the_fingerprint_includes_the_query_string(alice, bob, scripted_dice):
-    """Issue 22 item 10: ``?perspective=black`` is another request than none, so the same
+    """``?perspective=black`` is another request than none, so the same
     key with it is refused instead of answering the first request's perspective."""
     match_id = start_match(alice, bob, script=scripted_dice)["id"]
     scripted_dice(5, 3)

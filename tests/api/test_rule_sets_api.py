@@ -1,4 +1,4 @@
-"""Issue 21 item 3: ``GET rules/`` serves every rule set's descriptor (public, cacheable)."""
+"""``GET rules/`` serves every rule set's descriptor (public, cacheable)."""
 
 from __future__ import annotations
 

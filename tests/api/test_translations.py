@@ -1,4 +1,4 @@
-"""The API's messages in the client's language (issue 23 item 10): ``Accept-Language``
+"""The API's messages in the client's language: ``Accept-Language``
 picks the language of the error shape's ``message`` (Russian or English); the ``code``
 and ``details`` never change, the language cookie is not read, successes are untouched."""
 

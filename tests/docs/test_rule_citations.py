@@ -1,4 +1,4 @@
-"""Every rule citation in the repository resolves to docs/rules.md (issue 21 item 7).
+"""Every rule citation in the repository resolves to docs/rules.md.
 
 docs/rules.md is the project's rule book: every rule R1-R33 (Long Nardy), H1-H17 (the
 hitting games) and S1-S7 (stakes) is a heading with an explicit anchor, written

@@ -33,7 +33,7 @@ def invite_and_accept(open_page: Callable[..., Any], make_user: Callable[..., An
 
     reload: the guest reloads the lobby to see the invitation (else its account
     stream or polling must bring it). follow: the inviter's lobby is left to go to the
-    match by itself (issue 23 item 9), else the inviter opens it. live: wait until both
+    match by itself, else the inviter opens it. live: wait until both
     pages say "live". before_submit(page): a look at the filled form."""
     users = (make_user(inviter, password=PASSWORD), make_user(guest, password=PASSWORD))
     host, visitor = open_page(), open_page()

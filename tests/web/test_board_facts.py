@@ -1,4 +1,4 @@
-"""Issue 23 item 7 in a real chromium: pip counts for both sides in every rule set (nard:
+"""In a real chromium: pip counts for both sides in every rule set (nard:
 the distance to home), the stake drawn on the board with its value and holder, and
 "thinking…" while the computer has the move."""
 

@@ -78,7 +78,7 @@ def settle(page: Any, match_id: int, hotseat: bool = False) -> dict[str, Any]:
 
 def press(page: Any, selector: str, match_id: int, hotseat: bool = True) -> dict[str, Any]:
     """Click something that changes the match; wait until the page shows the change. A
-    landing is a step of the drafted turn (issue 23 item 2): the turn's last one is sent
+    landing is a step of the drafted turn: the turn's last one is sent
     with Done; before that the match on the server is unchanged."""
     host = page.locator("#board")
     version = host.get_attribute("data-version")
@@ -206,7 +206,7 @@ def play_turn(page: Any, match_id: int, *, hotseat: bool = True, keyboard: bool 
             page.wait_for_function("n => document.querySelector('#board').dataset.draft === n",
                                    arg=str(drafted))
             stop = tree[step["next"]]
-        # The turn is complete: Done sends it (issue 23 item 2); by keyboard the focus
+        # The turn is complete: Done sends it; by keyboard the focus
         # is already on it.
         if keyboard:
             assert page.evaluate("() => document.activeElement.id") == "done"
@@ -254,7 +254,7 @@ def test_a_hotseat_long_nardy_game_through_the_page(
     page.click('#board svg [data-key="p24"]')
     assert keys_shown(page, ".landing") == {"p18"}
     match = press(page, '#board svg [data-key="p18"]', match_id)
-    # A step of the draft (issue 23 item 2): drawn, counted, not sent yet.
+    # A step of the draft: drawn, counted, not sent yet.
     assert match["state"]["board"]["points"].get("18", 0) == 0
     assert page.locator('#board svg [data-key="p18"]').get_attribute("data-count") == "1"
     assert page.inner_text("#head-counter") == "1 may leave"
@@ -285,7 +285,7 @@ def test_a_hotseat_long_nardy_game_through_the_page(
     assert match["score"] == {"white": 2, "black": 0}
     expect(page.locator("#result")).to_contain_text("Game 1: White wins 2 points — mars")
     expect(page.locator("#result")).to_contain_text("Match over: White wins 2–0")
-    # Issue 23 item 9: the rule set's explanation of the mars (GET rules/).
+    # The rule set's explanation of the mars (GET rules/).
     expect(page.locator("#result")).to_contain_text("The loser had borne off no checker (R29).")
     expect(page.locator("#log .game-result")).to_have_text("Game 1: White wins 2 points — mars")
     expect(page.locator("#status")).to_have_text("Match over: White wins 2–0.")
@@ -358,7 +358,7 @@ def test_two_players_see_each_other_live(
     assert_own_head_top_right(bob)
     assert bob.locator('#board svg [data-key="p24"]').get_attribute("data-colour") == "black"
 
-    # Alice drafts 24/21: a draft is hers alone (issue 23 item 2), Bob sees nothing yet.
+    # Alice drafts 24/21: a draft is hers alone, Bob sees nothing yet.
     alice.click('#board svg [data-key="p24"]')
     alice.click('#board svg [data-key="p21"]')
     assert alice.locator('#board svg [data-key="p21"]').get_attribute("data-count") == "1"
@@ -377,7 +377,7 @@ def test_two_players_see_each_other_live(
     match = settle(bob, match_id)
     assert (match["state"]["turn"], match["state"]["phase"]) == ("black", "roll")
     bob.wait_for_selector("#roll")
-    # Issue 23 item 1: the log and the announcement in Bob's numbering (White's 24/21
+    # The log and the announcement in Bob's numbering (White's 24/21
     # 21/20 is Black's 12/9 9/8, R2); Alice's own log keeps hers.
     expect(bob.locator("#log")).to_contain_text("White 3-1: 12/9 9/8")
     expect(bob.locator("#announce")).to_contain_text("White played 9/8")

@@ -1,4 +1,4 @@
-"""Issue 22 item 13: the play page and the API docs are served with a strict
+"""The play page and the API docs are served with a strict
 Content-Security-Policy (``default-src 'self'``, no inline script or style), and work
 under it in a real browser: every ``securitypolicyviolation`` event is collected from
 the first script on, and there is none — on the lobby, on a board in play, on Swagger UI

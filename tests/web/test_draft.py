@@ -1,4 +1,4 @@
-"""Issue 23 item 2 in a real chromium: the steps of a turn are a draft on the page until
+"""In a real chromium: the steps of a turn are a draft on the page until
 Done — undo one step, undo the whole turn, landings from ``state.legal_tree`` after each
 tentative step, the whole turn sent in one ``moves`` call, and the opt-in auto-confirm
 remembered in localStorage."""

@@ -90,7 +90,7 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     match = play_step(page, match_id, {"from": 6, "to": 5})
     assert match["state"]["turn"] == "black"
     assert page.locator("#board svg").get_attribute("data-perspective") == "black"
-    # The log in the numbering of the board shown (issue 23 item 1): Black's now, where
+    # The log in the numbering of the board shown: Black's now, where
     # White's 8/5 6/5 is 17/20 19/20 (H1).
     expect(page.locator("#log")).to_contain_text("White 3-1: 17/20 19/20")
 
@@ -153,7 +153,7 @@ def test_a_hotseat_backgammon_game_with_a_hit_an_entry_and_a_gammon(
     page.click('#board svg [data-key="p1"]')
     page.click('#board svg [data-key="off"]')
     page.click('#die-choice button[data-die="2"]')
-    # A step of the draft (issue 23 item 2): the 1 is left; Done sends both steps.
+    # A step of the draft: the 1 is left; Done sends both steps.
     expect(page.locator("#dice-left")).to_have_text("Dice left: 1")
     page.click('#board svg [data-key="p1"]')
     page.click('#board svg [data-key="off"]')

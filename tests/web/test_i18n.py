@@ -98,7 +98,7 @@ def test_the_language_follows_the_browser_and_the_choice(client: Client) -> None
 @pytest.mark.django_db
 def test_the_api_reads_accept_language_only_and_translates_only_messages(
         client: Client) -> None:
-    """Issue 23 item 10: the API's messages follow ``Accept-Language`` (tests/api/
+    """The API's messages follow ``Accept-Language`` (tests/api/
     test_translations.py); the play page's language cookie alone changes nothing, and
     an answer that is not an error is the same in any language."""
     plain = client.get("/api/v1/matches/1/")
@@ -121,7 +121,7 @@ TEXTS_JS = """() => {
     const node = walker.currentNode, text = node.textContent.trim();
     const el = node.parentElement;
     // The computer's level names and sentences come from the API (GET computer/) and are
-    // translated by the page (issue 23 item 10): they are checked like the rest.
+    // translated by the page: they are checked like the rest.
     if (!text || el.closest('noscript, script, style')) continue;
     out.push(text);
   }
@@ -202,7 +202,7 @@ def test_the_russian_page_and_back_to_english(
     # Back to English from the page: the match stays open, and the choice is remembered.
     page.click("#languages a[data-lang=en]")
     page.wait_for_url(re.compile(r"\?lang=en#/match/\d+"))
-    # The drafted step was the page's own (issue 23 item 2): the reload drops it.
+    # The drafted step was the page's own: the reload drops it.
     expect(page.locator("#head-counter")).to_have_text("2 may leave")
     assert page.locator("html").get_attribute("lang") == "en"
     page.goto(f"{live_server.url}/play/")

@@ -1,4 +1,4 @@
-"""Issue 23 item 8 in a real chromium: keyboard play. After Enter on Roll the focus is on
+"""In a real chromium: keyboard play. After Enter on Roll the focus is on
 the board (on a checker that may move); picking a checker puts the focus on its first
 landing, a landing on the next checker that may move, the turn's last landing on Done —
 so a two-step turn is a handful of keys, counted here. A refused pick says why (the

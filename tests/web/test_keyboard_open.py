@@ -1,4 +1,4 @@
-"""Issue 23 item 8 from the lobby: a match created by keyboard opens with the focus on
+"""From the lobby: a match created by keyboard opens with the focus on
 Roll (before, on the page's body: Tabs through the top bar first), and Enter rolls."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Two browsers on one online match against the production ASGI server (granian,
 ``nard_site.asgi`` in a subprocess: tests.support.AsgiServer, as tests/streams uses), so
 the page follows the match *stream* rather than pytest's WSGI live_server and its
-polling fallback: B's board shows A's step within 1 s, without a reload (issue 16).
+polling fallback: B's board shows A's step within 1 s, without a reload.
 
 The server rolls real dice, so the roll-off (which may tie, and tie again) goes through
 the API with each player's token until a starter is decided; only the turn under test is
@@ -19,7 +19,7 @@ from tests.support import CHROMIUM_ARGS, AsgiServer, call, prepare_database, ser
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser import login
 
-SEEN_WITHIN = 1000  # ms (issue 16)
+SEEN_WITHIN = 1000  # ms
 NAMES = ("alice", "bob")
 SIDES = {"white": "alice", "black": "bob"}  # alice invites bob, playing white
 

@@ -1,4 +1,4 @@
-"""The lobby's new-match form as a player reads it (issue 23 item 9): inviting a player,
+"""The lobby's new-match form as a player reads it: inviting a player,
 no two visible fields bear the same label ("Opponent" twice, before), in English and
 in Russian."""
 

@@ -1,4 +1,4 @@
-"""Issue 23 item 4 in a real chromium: with the context offline the page never claims
+"""In a real chromium: with the context offline the page never claims
 "live" over a board it cannot read, and when the network returns it re-reads at once
 (the `online` event ends the back-off) and shows what happened meanwhile."""
 
@@ -68,7 +68,7 @@ def test_an_answer_begun_before_the_cut_never_says_live(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
     """The flaky "● live (polling)" of test_two_players_see_each_other_live: a read of the
     match begun before the network went away and answered after it cleared the failure,
-    and the polling channel, between two polls, still said "live" (issue 23 item 4)."""
+    and the polling channel, between two polls, still said "live"."""
     from playwright.sync_api import expect
 
     alice = make_user("alice", password=PASSWORD)

@@ -1,4 +1,4 @@
-"""Issue 23 item 9 in a real chromium: the inviter is taken to the match when the
+"""In a real chromium: the inviter is taken to the match when the
 invitation is accepted, a "your move" tab title, an optional sound (off by default,
 remembered), and the result from the viewer's side with the winner's score first and
 the rule set's explanation of a mars."""

@@ -114,7 +114,7 @@ def test_session_writes_to_the_api_need_the_csrf_header(
     token = csrf_client.cookies["csrftoken"].value
     body = {"length": 1, "hotseat": True}
     assert_error(csrf_client.post("/api/v1/matches/", body, content_type="application/json"),
-                 403, "csrf_failed")  # issue 22 item 14: its own code, in the shape
+                 403, "csrf_failed")  # its own code, in the shape
     created = csrf_client.post("/api/v1/matches/", body, content_type="application/json",
                                HTTP_X_CSRFTOKEN=token)
     assert created.status_code == 201, created.content

@@ -1,4 +1,4 @@
-"""Issue 23 item 3 in a real chromium: a phone plays without scrolling. At 390×844
+"""In a real chromium: a phone plays without scrolling. At 390×844
 (portrait) and 844×390 (landscape) the board, its dice, Roll / Done / Undo and the
 status are all inside the viewport with no document scroll; the controls are within
 thumb reach (the lower half in portrait, the right-hand side in landscape); a toast

@@ -1,4 +1,4 @@
-"""Issue 24 item 3: a player's profile page (``#/players/<name>``, profile.js): the game
+"""A player's profile page (``#/players/<name>``, profile.js): the game
 review's averages per rule set, the ratings, the finished matches with a link to each
 game's replay; reached from the lobby's player names. Playwright on Debian's chromium."""
 

@@ -1,4 +1,4 @@
-"""Issue 23 item 11 in a real chromium: a finished game stepped on the board turn by turn
+"""In a real chromium: a finished game stepped on the board turn by turn
 with ← → Home End and the buttons, every position equal to the server's
 (GET games/{n}/positions/), reached from the lobby's finished matches and the match
 page, with the match export linked."""

@@ -1,4 +1,4 @@
-"""Issue 24 item 5 in a real chromium: the review beside the replay — each move's mark
+"""In a real chromium: the review beside the replay — each move's mark
 and equity lost in the move list, the equity graph (a click on a point goes to that
 turn), the best play drawn on the board on request, the luck of each roll, the summary
 per side; and, without a review, "Analyse" for a player of the match, with its progress

@@ -1,4 +1,4 @@
-"""Issue 21 item 3: the rule sets' titles and result names, which the page reads from
+"""The rule sets' titles and result names, which the page reads from
 ``GET rules/`` and translates at the edge, each have a translation in the catalogue
 (``makemessages`` cannot see them in the JS: docs/web.md "Languages")."""
 
@@ -42,7 +42,7 @@ def _all_translations(text: str) -> dict[str, str]:
 
 
 def test_every_computer_level_name_and_sentence_is_translated() -> None:
-    """Issue 23 item 10: the lobby shows each level of ``GET computer/`` as ``_(Name)``
+    """The lobby shows each level of ``GET computer/`` as ``_(Name)``
     with ``_(description)``."""
     from games import opponents
 

@@ -1,5 +1,5 @@
-"""Issue 23 in a real chromium: seeing what the opponent did (item 1: its checkers slide
-in, not with prefers-reduced-motion) and what resigning costs (item 5)."""
+"""In a real chromium: seeing what the opponent did (its checkers slide
+in, not with prefers-reduced-motion) and what resigning costs."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_the_opponents_turn_slides_in_unless_reduced_motion(
     # Bob's turn slides in on Alice's board (one chain per checker moved).
     before = animated(alice)
     press(bob, "#roll", match_id, hotseat=False)
-    # Item 6: Black's head counter is drawn at Black's head (Alice's 12), clear of the dice.
+    # Black's head counter is drawn at Black's head (Alice's 12), clear of the dice.
     badge = alice.locator("#board svg .head-badge")
     badge.wait_for()
     assert (badge.get_attribute("data-point"), badge.get_attribute("data-owner")) == (

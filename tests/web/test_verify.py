@@ -1,4 +1,4 @@
-"""Issue 26: /play/verify/ recomputes the dice in the browser (Web Crypto) and catches a
+"""/play/verify/ recomputes the dice in the browser (Web Crypto) and catches a
 tampered roll, a tampered seed and a swapped game; it shows a player's dice statistics."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 23 item 12 in a real chromium: #/watch lists the live games (every active
+"""In a real chromium: #/watch lists the live games (every active
 match, with its players, rule set, length and score), from the header's link, and
 opening one shows its board to a spectator, live."""
 

@@ -34,7 +34,7 @@ async function logout() {
 }
 
 /** `fn()`'s answer; a refusal is written beside the fields it names (`details.<field>`,
- *  in the API's language: issue 23 item 10), the rest of it under the form — not only a
+ *  in the API's language), the rest of it under the form — not only a
  *  toast. The first field in error takes the focus. */
 async function submit(form, fn) {
   for (const old of form.querySelectorAll(".field-error, .form-error")) old.remove();

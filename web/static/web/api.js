@@ -58,7 +58,7 @@ export function serverNow() {
  */
 export async function request(method, url, body, { signal, retries = 2 } = {}) {
   const headers = { Accept: "application/json" };
-  // The API's messages in the page's language (issue 23 item 10; docs/api.md "Errors").
+  // The API's messages in the page's language (docs/api.md "Errors").
   const lang = document.documentElement.lang;
   if (lang) headers["Accept-Language"] = lang;
   if (method !== "GET") {

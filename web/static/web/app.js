@@ -26,9 +26,9 @@
 import { renderWho } from "./account.js";
 import { openLobby } from "./lobby.js";
 import { openMatch } from "./match.js";
-import { openReplay } from "./replay.js";   // issue 23 item 11, issue 24 item 5
-import { openWatch } from "./watch.js";     // issue 23 item 12
-import { openProfile } from "./profile.js"; // issue 24 item 3
+import { openReplay } from "./replay.js";
+import { openWatch } from "./watch.js";
+import { openProfile } from "./profile.js";
 
 const ROUTES = [
   [/^#\/match\/(\d+)/, (id) => openMatch(Number(id))],

@@ -38,7 +38,7 @@ const M = 28;          // frame (point numbers are printed on it)
 const BAR = 48;
 const TRAY = 66;
 const WIDE = { ROW: 240, GAP: 60 };
-const NARROW = { ROW: 150, GAP: 56, STRIP: 76 };   // a phone: one screen (issue 23 item 3)
+const NARROW = { ROW: 150, GAP: 56, STRIP: 76 };   // a phone: one screen
 const NARROW_QUERY = "(max-width: 480px)";
 
 const escapeText = (s) => String(s).replace(/[&<>"]/g, (c) => (
@@ -133,7 +133,7 @@ function dieSvg(value, cx, cy, size, used, label) {
     height="${size}" rx="${size * 0.18}" class="die-face"/>${pips}</g>`;
 }
 
-/** The board after `steps` of the side whose numbering it is in (issue 23 item 2: a
+/** The board after `steps` of the side whose numbering it is in (a
  *  drafted turn drawn before it is sent). The steps carry their hit flag from the
  *  server's legal_tree, so no rule of any rule set is needed here. */
 export function applySteps(board, steps) {
@@ -159,7 +159,7 @@ const NUMBERINGS = {
   mirrored: (p) => 25 - p,
 };
 
-/** `step`, played by `mover`, in `viewer`'s numbering (issue 23 item 1). */
+/** `step`, played by `mover`, in `viewer`'s numbering. */
 export function stepFor(step, mover, viewer, numbering) {
   if (!viewer || mover === viewer) return step;
   const turn = NUMBERINGS[numbering];
@@ -199,7 +199,7 @@ export class Board {
     this.host = host;
     this.onMove = onMove;
     this.onSelect = onSelect;
-    // onRefuse(text): a press the rules do not allow, and why (issue 23 item 8).
+    // onRefuse(text): a press the rules do not allow, and why.
     this.onRefuse = onRefuse;
     // chooseDie(steps) → Promise<step | null>: when two dice take the selected checker to
     // the same place (bearing off with a 5 or a 6), the player picks; without it the
@@ -207,7 +207,7 @@ export class Board {
     this.chooseDie = chooseDie;
     this.selected = null;   // a source key: "p13" or "bar"
     this.focusKey = null;
-    // Issue 23 item 8: the next drawing with checkers to move puts the focus on one of
+    // The next drawing with checkers to move puts the focus on one of
     // them (after a landing by keyboard, or focusSource()) unless it is on one already.
     this.retarget = false;
     this.data = null;
@@ -318,7 +318,7 @@ export class Board {
     this.render();
   }
 
-  /** Why a press on `key` picks nothing (issue 23 item 8), `selected` the checker that
+  /** Why a press on `key` picks nothing, `selected` the checker that
    *  was picked before it. The reasons come from what the board is fed: the legal
    *  steps, the position, the head counter (R11, R13) and the dice left. */
   refusal(key, selected) {
@@ -470,7 +470,7 @@ export class Board {
     const sources = this.sources();
     const landings = this.landings();
     const parts = [];
-    // Issue 23 item 1: the last turn's from and to marks (in our numbering), until the
+    // The last turn's from and to marks (in our numbering), until the
     // next roll; `mover` is whose bar and tray its 25 and 0 are.
     const lastMarks = new Map();
     const last = this.data.lastMove;
@@ -543,9 +543,9 @@ export class Board {
     this.focusable.push("off");
 
     // The dice of the turn (played ones dimmed) or the roll-off dice.
-    // Each side's dice on its own half (issue 23 item 7): ours on the right (wide) or the
+    // Each side's dice on its own half: ours on the right (wide) or the
     // lower half (narrow), the opponent's on the other; the last turn's dice stay shown
-    // (dimmed) until the next roll (item 1).
+    // (dimmed) until the next roll.
     const usage = diceUsage(this.data.dice, this.data.diceLeft);
     const diceAt = (owner) => (owner && owner !== mine ? g.diceTheirs : g.dice);
     if (usage.length) {
@@ -576,7 +576,7 @@ export class Board {
     }
 
     // R13: the head counter, beside the head, in Long Nardy.
-    // Issue 23 item 6: the counter is the side to move's, drawn at *its* head (the
+    // The counter is the side to move's, drawn at *its* head (the
     // opponent's is our 24 in its numbering), on the outer side of the head's point, so
     // it never lies over the dice (drawn towards the middle of each half).
     if (this.data.headMayLeave > 0) {
@@ -594,7 +594,7 @@ export class Board {
                                               { count: this.data.headMayLeave }))}</text></g>`);
     }
 
-    // Issue 23 item 7: the stake on the board as backgammon players expect the cube:
+    // The stake on the board as backgammon players expect the cube:
     // in the middle of the bar while nobody owns it (S2; a cube at 1 shows 64 there, as
     // gnubg draws it), at its owner's edge of the bar once owned (S2: the side that
     // accepted the last raise) — the bottom edge ours, the top edge theirs (narrow: the
@@ -614,7 +614,7 @@ export class Board {
         text-anchor="middle" class="cube-value">${escapeText(shown)}</text></g>`);
     }
 
-    // Issue 24 item 5: a play drawn over the board on request (the review's best
+    // A play drawn over the board on request (the review's best
     // alternative): an arrow per step and a ghost checker where each step lands.
     // `hint.steps` are in our numbering; `hint.side` is whose bar and tray 25 and 0 are.
     if (this.data.hint && this.data.hint.steps && this.data.hint.steps.length) {
@@ -651,7 +651,7 @@ export class Board {
     }
   }
 
-  /** Issue 23 item 1: slide the checkers of `steps` (in our numbering) from where they
+  /** Slide the checkers of `steps` (in our numbering) from where they
    *  were to where they are drawn now: a short CSS transition of each moved checker, in
    *  turn (a checker moved twice slides once, from its first point to its last). Not
    *  with prefers-reduced-motion. */

@@ -104,7 +104,7 @@ export function reopen() {
 
 // The opt-in auto-confirm of a drafted turn, remembered in this browser.
 export const AUTO_CONFIRM = "nard.autoConfirm";
-export const SOUND = "nard.sound";   // issue 23 item 9: a beep on your move (off by default)
+export const SOUND = "nard.sound";   // a beep on your move (off by default)
 export const stored = (key) => { try { return localStorage.getItem(key); } catch { return null; } };
 export const store = (key, value) => {
   try { localStorage.setItem(key, value); } catch { /* private */ }
@@ -171,7 +171,7 @@ export function matchTitle(m) {
                                        black: m.black || m.invited || _("open seat") });
   return `#${m.id} ${names} · ${rules} · `
     + ngettext("%(count)s pt", "%(count)s pts", m.length)
-    + (m.rated ? ` · ${_("rated")}` : "");  // issue 25
+    + (m.rated ? ` · ${_("rated")}` : "");
 }
 
 /** A game's result as a word: "mars", "resigned", "gammon", … */
@@ -181,7 +181,7 @@ export function resultName(game) {
   return game.mars ? _("mars") : _("single");
 }
 
-/** "You won 2–0", "You lost 2–0", "Black wins 2–0" (issue 23 item 9): from the viewer's
+/** "You won 2–0", "You lost 2–0", "Black wins 2–0": from the viewer's
  *  side when it plays (not in hotseat), else by colour; the winner's score first always,
  *  as the lobby's "The computer won 2–0". */
 export function matchOutcome(m) {

@@ -25,7 +25,7 @@ const sleep = (ms) => new Promise((resolve) => {
   waiting.add(done);
 });
 
-/** End every back-off pause now (issue 23 item 4). */
+/** End every back-off pause now. */
 export function wake() {
   for (const done of [...waiting]) done();
 }
@@ -119,7 +119,7 @@ export class MatchLive {
     });
   }
 
-  /** The browser went offline (issue 23 item 4): whatever is in flight may be answered
+  /** The browser went offline: whatever is in flight may be answered
    * from before the cut, so no answer now says "live"; the channel is read again from
    * the last seq, with back-off until wake() (the network is back). */
   cut() {

@@ -6,8 +6,8 @@ import { _, f, ngettext, side } from "./i18n.js";
 import { authForms } from "./account.js";
 import { CLOCKS, COLOUR_NAMES, STAKE_NAMES, STATUS_NAMES, app, attempt, cap, go, h,
          isComputer, matchTitle, rulesTitle, session, toast } from "./common.js";
-import { pairingPanel, ratingsPanel } from "./ratings.js";  // issue 25
-import { replayLink } from "./replay.js";   // issue 23 item 11
+import { pairingPanel, ratingsPanel } from "./ratings.js";
+import { replayLink } from "./replay.js";
 
 async function createForm(onCreated) {
   const offer = await features();
@@ -56,7 +56,7 @@ async function createForm(onCreated) {
     const chosen = levelSelect.value;
     const levels = levelsFor(offer.computer, rulesNow());
     // The level's name and sentence come from the API in English; the catalogue has
-    // them (djangojs.po, kept by hand: tests/web/test_rule_set_texts.py; issue 23 item 10).
+    // them (djangojs.po, kept by hand: tests/web/test_rule_set_texts.py).
     levelSelect.replaceChildren(...levels.map((l) => h("option", { value: l.level,
                                                                     title: _(l.text) },
                                                          _(cap(l.level)))));
@@ -198,7 +198,7 @@ export function openLobby() {
   const row = (m, ...buttons) => h("li", { class: "match-row", "data-match": m.id,
                                           "data-status": m.status },
     h("a", { href: `#/match/${m.id}` }, matchTitle(m)),
-    h("span", { class: "row-players" }, [...new Set([m.white, m.black])]   // issue 24: profiles
+    h("span", { class: "row-players" }, [...new Set([m.white, m.black])]   // each name links to its profile
       .filter((name) => name && !isComputer(name)).map((name) => h("a", {
         href: `#/players/${encodeURIComponent(name)}`, class: "player-link" }, name))),
     h("span", { class: `status ${m.status}` }, m.status === "active"
@@ -236,7 +236,7 @@ export function openLobby() {
     const invitations = results(mine).filter((m) => m.status === "invited" && m.invited === me);
     const seeks = results(open);
     const myMatches = results(mine).filter((m) => !(m.status === "invited" && m.invited === me));
-    // Issue 23 item 9: our invitation or seek was just accepted: to the match.
+    // Our invitation or seek was just accepted: to the match.
     const started = myMatches.find((m) => m.status === "active"
                                           && ["invited", "open"].includes(waiting.get(m.id)));
     waiting.clear();
@@ -269,7 +269,7 @@ export function openLobby() {
           m.status === "active" ? act(_("Play"), () => go(`#/match/${m.id}`), "primary") : null,
           m.status === "invited" || m.status === "open"
             ? act(_("Cancel"), post(`matches/${m.id}/cancel/`, refresh)) : null,
-          m.status === "finished" ? replayLink(m.id, 1, _("Replay")) : null,   // issue 23 item 11
+          m.status === "finished" ? replayLink(m.id, 1, _("Replay")) : null,
           m.status === "finished" ? act(_("Rematch"), post(`matches/${m.id}/rematch/`, (r) => {
             if (r.status === "active") go(`#/match/${r.id}`);
             else { toast(f(_("Rematch: invitation sent to %(name)s."), { name: r.invited }));

@@ -68,7 +68,7 @@ export function statusText(m, sides, bots) {
   return "";
 }
 
-/** Issue 23 item 7: whether the computer has the move (to roll, to move, its roll-off
+/** Whether the computer has the move (to roll, to move, its roll-off
  *  die still to come once ours is in). */
 export function computerActs(m, sides, bots) {
   const s = m.state;
@@ -96,7 +96,7 @@ export function stakeText(m) {
     + (m.crawford_game && m.crawford_game < s.game ? ` · ${_("after Crawford")}` : "");
 }
 
-/** The stake as the board draws it (issue 23 item 7): its value, the cube's face (64 on
+/** The stake as the board draws it: its value, the cube's face (64 on
  *  a centred cube at 1, as gnubg shows it), its owner (S2, `stake_holder`: null while
  *  nobody owns it), who may raise, and its accessible label. */
 export function stakeOnBoard(m) {
@@ -157,7 +157,7 @@ export function clockLineText(m, sides, left) {
                            : _("Clock: %(who)s is past the deadline"), { who: names });
 }
 
-/** Issue 23 item 7: each side's pip count — the pips to bear every checker off (a
+/** Each side's pip count — the pips to bear every checker off (a
  *  checker on the bar counts 25), or, in a rule set that does not bear off (GET rules/
  *  `bears_off`), the pips to bring every checker home (`home`). In `shown`'s numbering
  *  for its side; the other side's points read through the rule set's `numbering`. */

@@ -12,7 +12,7 @@ import { ApiError, SIDES, api, defaultRules, features, otherSide, ruleSet,
 import { Board, applySteps, stepFor } from "./board.js";
 import { MatchLive, wake } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
-import { matchOverText } from "./ratings.js";  // issue 25
+import { matchOverText } from "./ratings.js";
 import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, button,
          clearHitToast, explain, go, h, matchOutcome, matchTitle, reasonText,
          replaceChildrenKeeping, resultExplanation, resultSentence, resultWord, session,
@@ -38,7 +38,7 @@ function panelElements(matchId) {
     statusLine: h("p", { class: "status-line", id: "status", "aria-live": "polite" }),
     // What the other side answered to our offer, until we act again.
     notice: h("p", { class: "notice", id: "notice", role: "status", hidden: true }),
-    // Issue 23 item 8: why the last pick was refused (also said in #announce).
+    // Why the last pick was refused (also said in #announce).
     hint: h("p", { class: "hint", id: "hint", hidden: true }),
     headCounter: h("span", { class: "head-counter", id: "head-counter", hidden: true }),
     diceLeft: h("span", { class: "dice-left", id: "dice-left" }),
@@ -51,11 +51,11 @@ function panelElements(matchId) {
     liveLine: h("p", { class: "live", id: "live", "data-state": "connecting" },
                 _("connecting…")),
     result: h("div", { class: "result", id: "result", role: "status", hidden: true }),
-    replays: h("p", { class: "replays", id: "replays" }),   // issue 23 item 11
+    replays: h("p", { class: "replays", id: "replays" }),
     log: h("ol", { class: "log", id: "log", "aria-label": _("Move log") }),
     announce: h("p", { class: "sr-only", id: "announce", "aria-live": "polite" }),
   };
-  // Issue 23 item 3: three parts around the board, placed by play.css — beside it on a
+  // Three parts around the board, placed by play.css — beside it on a
   // wide screen; on a phone the facts above it, the turn's controls (the dock) below it
   // in portrait and beside it in landscape, so nothing needs scrolling.
   el.panel = h("aside", { class: "panel info", id: "match-info", "aria-label": _("Match") },
@@ -78,11 +78,11 @@ class MatchView {
     this.match = null;
     this.offer = {};
     this.bots = new Map();
-    // Issue 23 item 2: the turn being drafted (steps of state.legal_tree, not sent yet)
+    // The turn being drafted (steps of state.legal_tree, not sent yet)
     // and the state version it was drafted on; a new state clears it.
     this.draft = [];
     this.draftVersion = null;
-    // Issue 23 item 1: the last complete turn of the game drawn (from the log), shown on
+    // The last complete turn of the game drawn (from the log), shown on
     // the board until the next roll; the steps to slide on the next drawing.
     this.lastTurn = null;
     this.lastTurnSeen = false;
@@ -96,7 +96,7 @@ class MatchView {
     this.ourMove = null;          // the last render's "it is our move" (tab title, sound)
     this.lateShown = null;        // the "late" state last rendered, to redraw when it flips
     this.dieChoiceDone = null;    // the open "which die?" question's answer
-    // Reading: the event channel, failed reads in a row (issue 23 item 4), the latest
+    // Reading: the event channel, failed reads in a row, the latest
     // log read (an older one never draws), state reads asked for by a log ahead of it.
     this.live = null;
     this.readFailures = 0;
@@ -112,14 +112,14 @@ class MatchView {
                                                 chooseDie: (steps) => this.chooseDie(steps),
                                                 onRefuse: (text) => this.refused(text),
                                                 onSelect: (key) => { if (key) this.refused(null); } });
-    // Issue 23 item 8: Backspace on the board takes back the drafted turn's last step.
+    // Backspace on the board takes back the drafted turn's last step.
     this.el.boardHost.addEventListener("keydown", (e) => {
       if (e.key === "Backspace" && this.draft.length) { e.preventDefault(); this.undo(); }
     });
     this.reread = () => { if (!this.stopped) { wake(); this.refetch(0); } };
     this.onVisible = () => { if (document.visibilityState === "visible") this.reread(); };
     // Offline: what is drawn may be stale, and a read begun before the cut that is
-    // answered after it says nothing of now (issue 23 item 4).
+    // answered after it says nothing of now.
     this.onOffline = () => {
       if (this.stopped) return;
       this.cuts += 1;
@@ -137,7 +137,7 @@ class MatchView {
     await this.load();
     const m = this.match;
     if (this.stopped || !m) return;
-    // Issue 23 item 8: a match opened (from the lobby's form, a link) with the focus
+    // A match opened (from the lobby's form, a link) with the focus
     // nowhere starts on Roll when there is one, not ten Tabs away.
     const roll = document.getElementById("roll");
     if (roll && (!document.activeElement || document.activeElement === document.body)) {
@@ -197,7 +197,7 @@ class MatchView {
   /** The drawing's choices (head counter, bar, hit marks): the rule set's facts. */
   facts() { return ruleSet(this.rules()) || {}; }
 
-  /** A step of `mover`'s in the numbering the board is drawn in (issue 23 item 1). */
+  /** A step of `mover`'s in the numbering the board is drawn in. */
   viewed(step, mover) {
     const s = this.match && this.match.state;
     return stepFor(step, mover, s && s.board ? s.board.perspective : null,
@@ -233,7 +233,7 @@ class MatchView {
     this.render();
   }
 
-  /** Issue 23 item 10: our offer answered, however the news came — its event, or a
+  /** Our offer answered, however the news came — its event, or a
    *  state read that shows it settled (an answer in milliseconds can reach the page in a
    *  read before its event, or with it in one batch): said once. */
   noticeAnswer(s) {
@@ -269,7 +269,7 @@ class MatchView {
     if (kind === "accept") toast(text);   // a refusal's toast is the game's result
   }
 
-  // Issue 23 item 4: a failed read means the board may be stale: "reconnecting…" until
+  // A failed read means the board may be stale: "reconnecting…" until
   // a read succeeds again, retried with back-off (1, 2, 4, 8 s) and at once when the
   // network comes back or the tab is shown again.
   showLive() {
@@ -349,7 +349,7 @@ class MatchView {
       this.refetch(0);
     }
     const { log, result } = this.el;
-    this.el.replays.replaceChildren(...replayLinks(this.id, shown));   // issue 23 item 11
+    this.el.replays.replaceChildren(...replayLinks(this.id, shown));
     const atBottom = log.scrollTop + log.clientHeight >= log.scrollHeight - 20;
     log.replaceChildren(...parts);
     if (atBottom) log.scrollTop = log.scrollHeight;
@@ -440,8 +440,8 @@ class MatchView {
   /** A write; its answer drawn. `guard: false` sends no expected_version: for a roll-off
    *  die, which both sides roll at once (R7) — the other side's die (the computer's, a
    *  few milliseconds after the match starts or a tie) changes nothing ours depends on,
-   *  and the server's own guards (wrong_phase, not_your_turn) still hold (issue 23
-   *  item 10: no 409 in the normal flow). */
+   *  and the server's own guards (wrong_phase, not_your_turn) still hold (no 409
+   *  in the normal flow). */
   async act(path, body = {}, { guard = true } = {}) {
     if (this.busy) return undefined;
     this.busy = true;
@@ -470,7 +470,7 @@ class MatchView {
 
   /** Offer a raise. Its answer is said by noticeAnswer or the answer's event, whichever
    *  comes first — the offer is noted before it is sent, since the computer's answer can
-   *  arrive before the offer's own (issue 23 item 10). */
+   *  arrive before the offer's own. */
   async offerRaise() {
     const s = this.match && this.match.state;
     this.ourOffer = s ? { game: s.game, side: s.turn, stake: Number(nextStake(this.match)) }
@@ -479,7 +479,7 @@ class MatchView {
     if (!answer) this.ourOffer = null;
   }
 
-  // Issue 26 (docs/fairness.md): with the roll that draws a game's first die the page
+  // Committed dice (docs/fairness.md): with the roll that draws a game's first die the page
   // adds a fresh random seed of the roller's own to the game's committed dice.
   ownSeed() {
     const s = this.match && this.match.state;
@@ -644,7 +644,7 @@ class MatchView {
     this.renderPlayers(sides);
     this.el.statusLine.textContent = statusText(m, sides, this.bots);
 
-    // Issue 23 item 9: the tab says when it is our move (not in hotseat), with a beep
+    // The tab says when it is our move (not in hotseat), with a beep
     // when the player asked for one.
     const moveNow = Boolean(acting && !m.hotseat && s && s.phase !== "roll-off");
     document.title = moveNow ? `● ${_("Your move")} — ${PAGE_TITLE}` : PAGE_TITLE;
@@ -658,7 +658,7 @@ class MatchView {
       ? (here ? here.head_may_leave : s.head_may_leave) || 0 : 0;
     this.renderCounters(left, head);
     this.renderClock();
-    // Issue 23 item 7: while the computer has the move, say so.
+    // While the computer has the move, say so.
     const status = this.el.statusLine;
     if (computerActs(m, sides, this.bots)) {
       status.textContent = _("The computer is thinking…");
@@ -725,7 +725,7 @@ class MatchView {
     }
   }
 
-  // --- clocks (state.deadline, issue 17) ---
+  // --- clocks (state.deadline) ---
 
   /** Past the deadline: who is late and which of our sides may claim (one late side). */
   lateNow() {
@@ -775,7 +775,7 @@ class MatchView {
     const { actions: shown, statusLine } = this.el;
     const actions = document.createDocumentFragment();   // drawn into `shown` at the end
     const ro = (s && s.roll_off) || {};
-    // Issue 23 item 8: the focus stays in the controls when they are drawn again.
+    // The focus stays in the controls when they are drawn again.
     const active = document.activeElement;
     let focused = active && shown.contains(active) ? active.id || "" : null;
     if (focused === null && this.pendingFocus !== null && !this.busy
@@ -795,7 +795,7 @@ class MatchView {
                             () => this.offerRaise(), { id: "offer" }));
     }
     if (acting && s.phase === "move" && this.tree()) {
-      // Issue 23 item 2: the drafted turn is the player's until Done.
+      // The drafted turn is the player's until Done.
       const complete = this.draftComplete();
       const none = !this.draft.length || this.busy;
       actions.append(
@@ -827,7 +827,7 @@ class MatchView {
     }
     if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
       const who2 = m.hotseat && s.turn ? ` (${COLOUR_WORDS[s.turn]})` : "";
-      // Issue 23 item 5: the confirm says what it costs (state.resign, the server's score).
+      // The confirm says what it costs (state.resign, the server's score).
       const cost = s.resign;
       const armed = cost
         ? ngettext("Resign: you lose %(count)s point (%(result)s) — press again to confirm",

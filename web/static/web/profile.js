@@ -1,4 +1,4 @@
-// A player's profile (issue 24 item 3)                           #/players/<username>
+// A player's profile                           #/players/<username>
 //
 // Their game-review averages over the last analysed games of each rule set (GET
 // accounts/users/{name}/review/: error rate, the ×500 rating, marks per game, luck), their

@@ -1,4 +1,4 @@
-// Issue 25 on the play page: quick pairing (a button with the waiting time) and the
+// Ratings on the play page: quick pairing (a button with the waiting time) and the
 // player's ratings with an inline SVG graph of each rule set's history.
 import { API, defaultRules, request } from "./api.js";
 import { rulesTitle } from "./common.js";

@@ -1,4 +1,4 @@
-// Replay and review of a finished game (issue 23 item 11, issue 24 item 5), route
+// Replay and review of a finished game, route
 // #/matches/<id>/replay/<game number>: the board (board.js, fed each turn's position
 // from GET games/{n}/positions/ — the engine's boards, no rule is replayed here) stepped
 // turn by turn with ← → Home End or the buttons; the move list from games/{n}/moves/;

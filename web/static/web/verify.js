@@ -1,4 +1,4 @@
-// /play/verify/: the dice of a match record recomputed in the browser (issue 26).
+// /play/verify/: the dice of a match record recomputed in the browser.
 // The same derivation as games/fairness.py, specified in docs/fairness.md
 // (nard-dice-v1): Web Crypto's SHA-256 and HMAC-SHA-256, nothing downloaded.
 

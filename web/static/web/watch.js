@@ -1,4 +1,4 @@
-// Watch (issue 23 item 12), route #/watch: the live games anyone may watch — every
+// Watch, route #/watch: the live games anyone may watch — every
 // active match (GET matches/?status=active, readable without an account), with its
 // players, rule set, length and score — each opening the match page, where a viewer who
 // is not a player is a spectator (White's side of the board, no controls, the match's
