@@ -1,4 +1,4 @@
-"""The ASGI application: the REST API and the live streams in one server (README.md).
+"""The ASGI application: the REST API and the live streams in one server (docs/configuration.md).
 
     granian --interface asgi nard_site.asgi:application --workers 2
 

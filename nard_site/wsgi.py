@@ -1,4 +1,4 @@
-"""The WSGI application (served by granian or gunicorn; see README.md)."""
+"""The WSGI application (served by granian or gunicorn; see docs/configuration.md)."""
 
 import gc
 import os

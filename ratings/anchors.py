@@ -1,7 +1,7 @@
 """The computer levels as fixed anchors of the rating scale.
 
 Each published rating is derived from the arena's measured head-to-head results
-(docs/computer.md, "Measured strength": 1,000 games each unless said; the figures are
+(computer/lab/NOTEBOOK.md, "Round one: measured strength": 1,000 games each unless said; the figures are
 data, in ``anchors.json``) by the expected
 score of a 1-point match between two exactly known ratings (``g = 1``, ``L = 1``):
 
