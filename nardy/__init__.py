@@ -4,19 +4,21 @@ The public API::
 
     from nardy import (WHITE, BLACK, SIDE_NAMES, Side, other, Step, Play, Position,
         TurnState, Outcome, IllegalMoveError, NotationError, legal_plays, match_winner,
-        to_perspective, RULESET, RULESETS, ruleset, descriptor_of, descriptors, register,
-        unregister, DEFAULT_RULES)
+        to_perspective, LONG_NARDY_RULES, SHORT_NARDY_RULES, BACKGAMMON_RULES, NARD_RULES,
+        RULESETS, ruleset, descriptor_of, descriptors, register, unregister, DEFAULT_RULES)
 
 A rule set's facts (title, results, head, bar, …) are its :class:`Descriptor`
-(:mod:`nardy.descriptor`); :mod:`nardy.registry` holds the playable rule sets.
+(:mod:`nardy.descriptor`), stated there once; :mod:`nardy.registry` holds the playable
+rule sets.
 
 See ``docs/notation.md`` for step/play notation and the position and turn IDs.
 """
 
 from __future__ import annotations
 
-from .codec import ApiBoard, BoardCodec, SignedCounts
-from .descriptor import Descriptor, ResultKind
+from .board import BoardPlay, BoardPosition
+from .codec import PACKED_SIZE, ApiBoard, BoardCodec, SignedCounts
+from .descriptor import Descriptor, LaterGames, Opening, ResultKind
 from .errors import EngineError, IllegalMoveError, InvalidPositionError, NotationError
 from .hitting import (
     BACKGAMMON_RULES,
@@ -27,13 +29,12 @@ from .hitting import (
     HittingGame,
     HitTurn,
 )
-from .longnardy import LongNardy, TurnState, legal_plays
+from .longnardy import LONG_NARDY_RULES, LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, AskedStep, Play, Step, format_play, parse_play
 from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner
 from .position import Position, resign_outcome
 from .registry import (
     DEFAULT_RULES,
-    RULESET,
     RULESETS,
     descriptor_of,
     descriptors,
@@ -41,7 +42,7 @@ from .registry import (
     ruleset,
     unregister,
 )
-from .ruleset import PACKED_SIZE, BoardPlay, BoardPosition, LaterGames, Opening, RuleSet, Turn
+from .ruleset import DescribedRuleSet, RuleSet, Turn
 from .types import (
     BLACK,
     CHECKERS,
@@ -62,12 +63,12 @@ __all__ = [
     "CHECKERS",
     "DEFAULT_RULES",
     "HEAD",
+    "LONG_NARDY_RULES",
     "MAX_TURNS_PER_GAME",
     "NARD_RULES",
     "PACKED_SIZE",
     "PASS_TEXT",
     "RESULT_POINTS",
-    "RULESET",
     "RULESETS",
     "SHORT_NARDY_RULES",
     "SIDE_NAMES",
@@ -77,6 +78,7 @@ __all__ = [
     "BoardCodec",
     "BoardPlay",
     "BoardPosition",
+    "DescribedRuleSet",
     "Descriptor",
     "EngineError",
     "HitPlay",

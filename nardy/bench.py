@@ -24,20 +24,19 @@ import random
 import time
 from collections.abc import Iterable, Iterator
 
+from .board import BoardPosition
 from .hitting import HITTING_RULESETS, HitPosition, HittingGame
-from .longnardy import LongNardy, legal_plays
+from .longnardy import LONG_NARDY_RULES, legal_plays
 from .position import Position
-from .ruleset import BoardPosition, RuleSet
+from .ruleset import RuleSet
 from .types import BLACK, WHITE, Side
-
-LONG_NARDY: RuleSet = LongNardy()
 
 ROLLS: tuple[tuple[int, int], ...] = tuple(
     (a, b) for a in range(1, 7) for b in range(1, a + 1))
 
 
 def play_game(rng: random.Random, max_turns: int = 10_000,
-              rules: RuleSet = LONG_NARDY) -> tuple[int, int]:
+              rules: RuleSet = LONG_NARDY_RULES) -> tuple[int, int]:
     """One random game of ``rules``; returns (turns, legal_plays calls' total plays
     listed). Each side's first turn is the game's first or second (R12)."""
     position = rules.initial()
@@ -103,7 +102,7 @@ def stress_positions(seed: int, count: int = 40) -> Iterator[tuple[Position, Sid
         made += 1
 
 
-def bench_games(seed: int, games: int, rules: RuleSet = LONG_NARDY,
+def bench_games(seed: int, games: int, rules: RuleSet = LONG_NARDY_RULES,
                 ) -> tuple[float, int, int]:
     rng = random.Random(seed)
     turns = listed = 0
@@ -123,7 +122,7 @@ def bench_corpus(seed: int) -> tuple[float, int]:
     return time.perf_counter() - start, len(queries)
 
 
-def bench_worst(seed: int, repeat: int, rules: RuleSet = LONG_NARDY,
+def bench_worst(seed: int, repeat: int, rules: RuleSet = LONG_NARDY_RULES,
                 ) -> tuple[float, str, int]:
     """The worst best-of-``repeat`` query time over the stress set of ``rules``."""
     worst = 0.0
@@ -152,7 +151,7 @@ def hitting_stress_positions(rules: HittingGame, seed: int, count: int = 40,
     """White (to move) spread over 10-15 points, sometimes with 1-2 on the bar; Black
     as blots on up to 9 other points and the rest on one or two points."""
     rng = random.Random(seed)
-    cap = rules.variant.cap or 15
+    cap = rules.descriptor.cap or 15
     made = 0
     while made < count:
         on_bar = rng.choice((0, 0, 1, 2))

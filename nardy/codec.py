@@ -25,13 +25,13 @@ the counts on White's points 1..24 (positive White, negative Black), then White'
 Black's checkers on the bar (zeros in a game without one); what is missing from 15 is
 borne off.
 
->>> from nardy import RULESET, WHITE
->>> board = RULESET.codec.board(RULESET.initial(), WHITE)
+>>> from nardy import LONG_NARDY_RULES as RULES, WHITE
+>>> board = RULES.codec.board(RULES.initial(), WHITE)
 >>> board["points"], board["off"], board["bar"]
 ({'24': 15, '12': -15}, {'mine': 0, 'theirs': 0}, {'mine': 0, 'theirs': 0})
->>> RULESET.codec.position(board) == (WHITE, RULESET.initial())
+>>> RULES.codec.position(board) == (WHITE, RULES.initial())
 True
->>> RULESET.codec.layout, RULESET.codec.packed_size, len(RULESET.codec.stacks(RULESET.initial()))
+>>> RULES.codec.layout, RULES.codec.packed_size, len(RULES.codec.stacks(RULES.initial()))
 ('signed24', 26, 2)
 """
 
@@ -41,14 +41,18 @@ import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, Protocol, TypedDict
 
+from .board import BoardPosition
 from .errors import InvalidPositionError
-from .ruleset import PACKED_SIZE, BoardPosition
 from .types import BLACK, WHITE, Side, other, parse_side, side_name
 
-__all__ = ["SIGNED24", "ApiBoard", "BoardCodec", "MineTheirs", "SignedCounts"]
+__all__ = ["PACKED_SIZE", "SIGNED24", "ApiBoard", "BoardCodec", "MineTheirs", "SignedCounts"]
 
 SIGNED24: Final = "signed24"
 """The layout name of :class:`SignedCounts`' packed records."""
+
+PACKED_SIZE: Final = 26
+"""Bytes per position in the ``signed24`` layout of :class:`SignedCounts` (the built-in
+games' ``RuleSet.codec``); a rule set's own size is ``codec.packed_size``."""
 
 _COMMON: Final = ("perspective", "points", "off", "bar")
 

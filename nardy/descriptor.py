@@ -12,17 +12,20 @@ engine spells a rule set's name or branches on it.
 ('Long Nardy', True, False, 2)
 >>> BACKGAMMON.triple, NARD.bears_off, NARD.cap
 (True, False, 6)
->>> sorted(DESCRIPTORS)
-['backgammon', 'long_nardy', 'nard', 'short_nardy']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, Literal
+from typing import Final, Literal
 
-if TYPE_CHECKING:  # the protocol module imports outcome, which reads the descriptors
-    from .ruleset import LaterGames, Opening
+Opening = Literal["roll_off", "roll_off_played"]
+"""How a game that needs a starter begins (H4): ``roll_off`` — one die each, the two
+dice are not played and the starter then rolls (R7); ``roll_off_played`` — the higher
+die starts and plays the two roll-off dice as its first turn (backgammon)."""
+
+LaterGames = Literal["loser_starts", "roll_off"]
+"""Who starts the second and later games of a match (R8, H5)."""
 
 Numbering = Literal["rotated", "mirrored"]
 """How the opponent's point numbers map to one's own: ``rotated`` — the opponent's
@@ -144,8 +147,3 @@ NARD: Final = Descriptor(
     later_games="loser_starts",
     summary="The Persian game: hitting, at most six checkers a point, and the game ends "
             "when all 15 are home.")
-
-DESCRIPTORS: Final[dict[str, Descriptor]] = {
-    d.name: d for d in (LONG_NARDY, SHORT_NARDY, BACKGAMMON, NARD)}
-"""The built-in rule sets' descriptors by name (``RULESETS`` carries the same objects as
-``RULESETS[name].descriptor``)."""

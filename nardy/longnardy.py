@@ -30,13 +30,14 @@ from functools import cached_property, partial
 from typing import ClassVar, Final
 
 from . import notation
-from .codec import BoardCodec, SignedCounts
+from .board import BoardPosition
+from .codec import PACKED_SIZE, BoardCodec, SignedCounts
 from .descriptor import LONG_NARDY
 from .errors import IllegalMoveError, InvalidPositionError, NotationError
 from .forced import Firsts, Search, Shared, search
 from .moves import Play, Step
 from .position import Outcome, Position, resign_outcome
-from .ruleset import PACKED_SIZE, BoardPosition
+from .ruleset import DescribedRuleSet
 from .turnbase import TurnBase, check_dice, check_dice_left, dice_text, dice_to_play, err
 from .types import CHECKERS, HEAD, WHITE, Side, check_side, side_name
 
@@ -582,18 +583,12 @@ class TurnState(TurnBase):
 # The rule set.
 
 
-class LongNardy:
+class LongNardy(DescribedRuleSet):
     """Long Nardy as a :class:`~nardy.ruleset.RuleSet`; its facts are its
     :class:`~nardy.descriptor.Descriptor` (:data:`~nardy.descriptor.LONG_NARDY`)."""
 
-    descriptor: Final = LONG_NARDY
-    name: Final = LONG_NARDY.name
-    title: Final = LONG_NARDY.title
-    opening: Final = LONG_NARDY.opening
-    later_games: Final = LONG_NARDY.later_games
-    results: Final = LONG_NARDY.result_names
-
     def __init__(self) -> None:
+        super().__init__(LONG_NARDY)
         self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective, bar=False)
 
     def initial(self) -> Position:
@@ -640,3 +635,8 @@ def _own(position: BoardPosition) -> Position:
     if not isinstance(position, Position):
         raise TypeError(f"Long Nardy plays its own Position, not {type(position).__name__}")
     return position
+
+
+LONG_NARDY_RULES: Final = LongNardy()
+"""Long Nardy's rule set (``RULESETS["long_nardy"]``), as ``SHORT_NARDY_RULES``,
+``BACKGAMMON_RULES`` and ``NARD_RULES`` are the hitting games'."""

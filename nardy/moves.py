@@ -74,11 +74,6 @@ class Step:
             raise NotationError(f"{text!r} says die {written}, not {die}")
         return cls(src, dst, die or written)
 
-    @property
-    def enters(self) -> bool:
-        """The step brings a checker in from the bar (H9)."""
-        return self.src == BAR_POINT
-
     def text(self, hit: bool = False) -> str:
         """The step's notation, with ``*`` when it hits (``"13/7*"``)."""
         return f"{self}*" if hit else str(self)
@@ -124,16 +119,6 @@ class Play:
 
     def __str__(self) -> str:
         return format_play(self.steps)
-
-    @property
-    def dice_used(self) -> int:
-        return len(self.steps)
-
-    @staticmethod
-    def parse(text: str) -> tuple[Step, ...]:
-        """Same as :func:`parse_play` (the result position needs a state: use
-        ``TurnState.apply_all``)."""
-        return parse_play(text)
 
 
 def format_play(steps: tuple[Step, ...] | list[Step],

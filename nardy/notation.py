@@ -219,13 +219,3 @@ def parse_step_parts(text: str) -> tuple[int, int, int, bool]:
     src = BAR_POINT if src_text == "bar" else int(src_text)
     dst = 0 if dst_text == "off" else int(dst_text)
     return src, dst, int(m.group(3) or 0), bool(m.group(4))
-
-
-def parse_step_text(text: str) -> tuple[int, int]:
-    """``"24/18"`` → ``(24, 18)``; ``"3/off"`` (or ``"3/0"``) → ``(3, 0)``.
-
-    Only the shape is checked here; ranges are checked by ``Step``. Raises
-    :class:`NotationError`.
-    """
-    src, dst, _, _ = parse_step_parts(text)
-    return src, dst

@@ -13,13 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from .descriptor import DESCRIPTORS
 from .types import BLACK, WHITE, Side, check_side
 
-RESULT_POINTS: Final[dict[str, int]] = {
-    r.name: r.points for d in DESCRIPTORS.values() for r in d.results}
+RESULT_POINTS: Final[dict[str, int]] = {}
 """Every result name a game won on the board can have, with its points (R29, H15): the
-registered rule sets' descriptors' (``nardy.register`` adds a new rule set's)."""
+registered rule sets' descriptors' results, filled by ``nardy.register`` alone (and
+emptied of a rule set's own results by ``nardy.unregister``)."""
 
 MAX_TURNS_PER_GAME: Final = 2_000
 """A cap on the turns of one game, for every program that plays games: the server

@@ -3,7 +3,10 @@
 Every layer reaches a rule set, and its facts (:class:`~nardy.descriptor.Descriptor`),
 through here: ``RULESETS[name]``, :func:`ruleset`, :func:`descriptor_of`,
 :func:`descriptors`. :func:`register` adds a rule set (a test's toy game, a fifth game
-in a plug-in), :func:`unregister` takes it away again.
+in a plug-in), :func:`unregister` takes it away again. They are the only writers of the
+tables that know the rule sets: :data:`RULESETS`, the result names' points
+(:data:`~nardy.outcome.RESULT_POINTS`) and the hitting games' variants by name and by
+ID tag (:mod:`nardy.hitting.variants`), which positions and IDs read.
 
 >>> [d.name for d in descriptors()]
 ['long_nardy', 'short_nardy', 'backgammon', 'nard']
@@ -17,16 +20,13 @@ from typing import Final
 
 from .descriptor import LONG_NARDY, Descriptor
 from .hitting import BACKGAMMON_RULES, NARD_RULES, SHORT_NARDY_RULES, HittingGame
-from .hitting.variants import remove_variant
-from .longnardy import LongNardy
+from .hitting.variants import BY_TAG, VARIANTS
+from .longnardy import LONG_NARDY_RULES
 from .outcome import RESULT_POINTS
 from .ruleset import RuleSet
 
 DEFAULT_RULES: Final = LONG_NARDY.name
 """The rule set a match is played by when none is asked for (the API's default)."""
-
-RULESET: Final[LongNardy] = LongNardy()
-"""Long Nardy, the rule set this project plays."""
 
 RULESETS: Final[dict[str, RuleSet]] = {}
 """Every rule set by name, in the order they were registered; the server reaches the
@@ -36,11 +36,11 @@ rules only through this. Change it with :func:`register` / :func:`unregister`.""
 def register(rules: RuleSet) -> RuleSet:
     """Make ``rules`` playable by its name (its ``descriptor.name``) and return it.
 
-    Its results join :data:`~nardy.outcome.RESULT_POINTS`. Raises ``ValueError`` when
-    the name is taken by another rule set, when its descriptor disagrees with its own
-    ``name``/``title``/``results``/``opening``/``later_games``, when its tag is used by
-    another registered rule set (IDs name their rule set by tag), or when one of its
-    result names is worth other points in a registered rule set.
+    Its results join :data:`~nardy.outcome.RESULT_POINTS`; a hitting game's variant
+    becomes known to positions and IDs. Raises ``ValueError`` when the name is taken by
+    another rule set, when its tag is used by another registered rule set (IDs name
+    their rule set by tag), or when one of its result names is worth other points in a
+    registered rule set.
     """
     d = rules.descriptor
     known = RULESETS.get(d.name)
@@ -48,26 +48,26 @@ def register(rules: RuleSet) -> RuleSet:
         return rules
     if known is not None:
         raise ValueError(f"a rule set named {d.name!r} is registered already")
-    if (rules.name, rules.title, tuple(rules.results), rules.opening, rules.later_games) != (
-            d.name, d.title, d.result_names, d.opening, d.later_games):
-        raise ValueError(f"{d.name}: the rule set and its descriptor disagree")
     for other in RULESETS.values():
         if other.descriptor.tag == d.tag:
-            raise ValueError(f"{d.name}: the tag {d.tag!r} is {other.name}'s")
+            raise ValueError(f"{d.name}: the tag {d.tag!r} is {other.descriptor.name}'s")
     for result in d.results:
         if RESULT_POINTS.get(result.name, result.points) != result.points:
             raise ValueError(f"{d.name}: the result {result.name!r} is worth "
                              f"{RESULT_POINTS[result.name]} elsewhere, not {result.points}")
     for result in d.results:
         RESULT_POINTS.setdefault(result.name, result.points)
+    if isinstance(rules, HittingGame):
+        VARIANTS[d.name] = BY_TAG[d.tag] = rules.variant
     RULESETS[d.name] = rules
     return rules
 
 
 def unregister(name: str) -> None:
     """Take the rule set ``name`` away (the reverse of :func:`register`): its results
-    that no other rule set has leave :data:`~nardy.outcome.RESULT_POINTS`. Raises
-    ``KeyError`` for an unknown name."""
+    that no other rule set has leave :data:`~nardy.outcome.RESULT_POINTS`, a hitting
+    game's positions and IDs are no longer known. Raises ``KeyError`` for an unknown
+    name."""
     rules = ruleset(name)
     del RULESETS[name]
     still = {r.name for rs in RULESETS.values() for r in rs.descriptor.results}
@@ -75,7 +75,7 @@ def unregister(name: str) -> None:
         if result.name not in still:
             RESULT_POINTS.pop(result.name, None)
     if isinstance(rules, HittingGame):
-        remove_variant(rules.variant)
+        del VARIANTS[name], BY_TAG[rules.descriptor.tag]
 
 
 def ruleset(name: str) -> RuleSet:
@@ -97,5 +97,5 @@ def descriptors() -> tuple[Descriptor, ...]:
     return tuple(rs.descriptor for rs in RULESETS.values())
 
 
-for _builtin in (RULESET, SHORT_NARDY_RULES, BACKGAMMON_RULES, NARD_RULES):
+for _builtin in (LONG_NARDY_RULES, SHORT_NARDY_RULES, BACKGAMMON_RULES, NARD_RULES):
     register(_builtin)

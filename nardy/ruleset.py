@@ -2,82 +2,28 @@
 
 The server reaches the rules only through :data:`nardy.RULESETS`
 (``RULESETS[match.rules]``): positions, turns and results are values of the rule
-set's own types, which all satisfy :class:`BoardPosition` and :class:`Turn` below.
+set's own types, which all satisfy :class:`~nardy.board.BoardPosition` (in
+:mod:`nardy.board`, below the codecs that read positions) and :class:`Turn` below.
 Long Nardy (:mod:`nardy.longnardy`) is one implementation; the hitting games
 (``short_nardy``, ``backgammon``, ``nard``) are siblings, never special cases inside
 Long Nardy.
 
 What differs between rule sets at the level of a match (who starts a game, whether
-the opening roll is played) is data on the rule set (:attr:`RuleSet.opening`), read
-by the one turn path in ``games.transitions``.
+the opening roll is played) is data on the rule set's descriptor
+(:attr:`RuleSet.opening` reads it), read by the one turn path in ``games.transitions``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Final, Protocol
 
+from .board import BoardPlay, BoardPosition
+from .codec import BoardCodec
+from .descriptor import Descriptor, LaterGames, Opening
 from .moves import AskedStep, Step
 from .outcome import Outcome
 from .types import Side
-
-if TYPE_CHECKING:
-    from .codec import BoardCodec
-    from .descriptor import Descriptor
-
-PACKED_SIZE = 26
-"""Bytes per position in the ``signed24`` layout of :class:`~nardy.codec.SignedCounts`
-(the built-in games' :attr:`RuleSet.codec`); a rule set's own size is
-``codec.packed_size``."""
-
-Opening = Literal["roll_off", "roll_off_played"]
-"""How a game that needs a starter begins (H4): ``roll_off`` — one die each, the two
-dice are not played and the starter then rolls (R7); ``roll_off_played`` — the higher
-die starts and plays the two roll-off dice as its first turn (backgammon)."""
-
-LaterGames = Literal["loser_starts", "roll_off"]
-"""Who starts the second and later games of a match (R8, H5)."""
-
-
-class BoardPosition(Protocol):
-    """A position of any rule set, as the server reads it.
-
-    The board methods below see one colour per point; a layer that shapes, draws or
-    packs a board goes through the rule set's :attr:`RuleSet.codec`, which knows the
-    whole layout (a point holding both colours included)."""
-
-    @property
-    def rules(self) -> str:
-        """The name of its rule set (``RULESETS[position.rules]``)."""
-        ...
-
-    def in_perspective(self, side: Side) -> dict[int, int]:
-        """Point (1..24, ``side``'s numbering) → signed count, positive ``side``'s."""
-        ...
-
-    def off_of(self, side: Side) -> int:
-        """Checkers ``side`` has borne off."""
-        ...
-
-    def bar_of(self, side: Side) -> int:
-        """Checkers ``side`` has on the bar (0 in games without hitting)."""
-        ...
-
-    def to_id(self) -> str:
-        """The position ID; it names its rule set (docs/notation.md)."""
-        ...
-
-
-class BoardPlay(Protocol):
-    """A complete play of any rule set: its steps in order and the resulting position
-    (Long Nardy's :class:`~nardy.moves.Play`, the hitting games' ``HitPlay``,
-    which also carries ``hits``, one flag per step). ``str()`` writes its notation."""
-
-    @property
-    def steps(self) -> tuple[Step, ...]: ...
-
-    @property
-    def position(self) -> BoardPosition: ...
 
 
 class Turn(Protocol):
@@ -149,23 +95,26 @@ class Turn(Protocol):
 
 
 class RuleSet(Protocol):
-    """What the server needs from a rule set: a start, turns, plays and results."""
+    """What the server needs from a rule set: a start, turns, plays and results.
+
+    Its facts are its :attr:`descriptor`'s; ``name``, ``title``, ``results``,
+    ``opening`` and ``later_games`` are read there (:class:`DescribedRuleSet` reads
+    them once for every rule set), never stated a second time."""
 
     @property
     def descriptor(self) -> Descriptor:
         """The rule set's facts (:mod:`nardy.descriptor`): every layer above the engine
-        reads these instead of asking which rule set it is. ``name``, ``title``,
-        ``results``, ``opening`` and ``later_games`` below are the descriptor's."""
+        reads these instead of asking which rule set it is."""
         ...
 
     @property
     def name(self) -> str:
-        """A stable identifier, e.g. ``"long_nardy"``."""
+        """``descriptor.name``, a stable identifier, e.g. ``"long_nardy"``."""
         ...
 
     @property
     def title(self) -> str:
-        """A human name, e.g. ``"Long Nardy"``."""
+        """``descriptor.title``, a human name, e.g. ``"Long Nardy"``."""
         ...
 
     @property
@@ -175,15 +124,19 @@ class RuleSet(Protocol):
         ...
 
     @property
-    def opening(self) -> Opening: ...
+    def opening(self) -> Opening:
+        """``descriptor.opening``."""
+        ...
 
     @property
-    def later_games(self) -> LaterGames: ...
+    def later_games(self) -> LaterGames:
+        """``descriptor.later_games``."""
+        ...
 
     @property
     def results(self) -> tuple[str, ...]:
-        """The result names a game won on the board may have (H15), e.g.
-        ``("single", "mars")``."""
+        """``descriptor.result_names``: the result names a game won on the board may
+        have (H15), e.g. ``("single", "mars")``."""
         ...
 
     def initial(self) -> BoardPosition:
@@ -240,3 +193,39 @@ class RuleSet(Protocol):
         """A position from a board in ``side``'s numbering (the API's board shape).
         Raises ``InvalidPositionError`` saying what is wrong."""
         ...
+
+
+class DescribedRuleSet:
+    """The part of a rule set its :class:`~nardy.descriptor.Descriptor` answers: the
+    rule set's ``name``, ``title``, ``results``, ``opening`` and ``later_games`` are
+    read from :attr:`descriptor`, so they cannot disagree with it. Every built-in rule
+    set is one (``LongNardy``, ``HittingGame``).
+
+    >>> from nardy.descriptor import NARD
+    >>> rules = DescribedRuleSet(NARD)
+    >>> rules.name, rules.title, rules.results, rules.opening, rules.later_games
+    ('nard', 'Nard', ('single', 'mars'), 'roll_off', 'loser_starts')
+    """
+
+    def __init__(self, descriptor: Descriptor) -> None:
+        self.descriptor: Final = descriptor
+
+    @property
+    def name(self) -> str:
+        return self.descriptor.name
+
+    @property
+    def title(self) -> str:
+        return self.descriptor.title
+
+    @property
+    def results(self) -> tuple[str, ...]:
+        return self.descriptor.result_names
+
+    @property
+    def opening(self) -> Opening:
+        return self.descriptor.opening
+
+    @property
+    def later_games(self) -> LaterGames:
+        return self.descriptor.later_games

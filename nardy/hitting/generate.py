@@ -28,9 +28,9 @@ from functools import partial
 from typing import Final
 
 from .. import forced
+from ..codec import PACKED_SIZE
 from ..forced import Firsts
 from ..moves import Step
-from ..ruleset import PACKED_SIZE
 from ..types import CHECKERS, WHITE, Side
 from .position import HitPosition
 from .variants import Variant
@@ -165,8 +165,9 @@ class Mover:
             occ |= _BAR_BIT
         blots &= _POINTS_MASK
         key |= blots << _BLOT_BASE
-        return cls(side, position.rules, key, occ, closed & _POINTS_MASK, blots, variant.cap,
-                   variant.bear_off, variant.no_hit_and_hide, shift, _UNITS[side], convert,
+        facts = variant.descriptor
+        return cls(side, position.rules, key, occ, closed & _POINTS_MASK, blots, facts.cap,
+                   facts.bears_off, variant.no_hit_and_hide, shift, _UNITS[side], convert,
                    position.bar[1 - side], position.off[1 - side], {})
 
     def root(self, marks: tuple[int, ...]) -> Layer:
@@ -369,7 +370,3 @@ def hit_flags(g: Mover, steps: tuple[Step, ...]) -> tuple[bool, ...]:
         else:
             flags.append(False)
     return tuple(flags)
-
-
-def blots_of_key(key: int) -> int:
-    return (key >> _BLOT_BASE) & _POINTS_MASK

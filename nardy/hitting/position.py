@@ -73,9 +73,9 @@ class HitPosition:
     def initial(cls, rules: str) -> HitPosition:
         """The start of every game of ``rules`` (H3)."""
         variant = variant_of(rules)
-        cached = _INITIAL.get(variant.name)
+        cached = _INITIAL.get(rules)
         if cached is None or cached[0] is not variant:
-            cached = _INITIAL[variant.name] = (variant, _initial(variant))
+            cached = _INITIAL[rules] = (variant, _initial(variant))
         return cached[1]
 
     @classmethod
@@ -103,6 +103,8 @@ class HitPosition:
 
     @property
     def variant(self) -> Variant:
+        """Its rule set's :class:`~.variants.Variant` (the registered hitting game
+        ``rules`` names)."""
         return VARIANTS[self.rules]
 
     def in_perspective(self, side: Side) -> dict[int, int]:
@@ -143,7 +145,7 @@ class HitPosition:
 
     def finished(self, side: Side) -> bool:
         """``side`` has won on the board: all 15 off (H14), ``nard``: all 15 home (H13)."""
-        if self.variant.bear_off:
+        if self.variant.descriptor.bears_off:
             return self.off[side] == CHECKERS
         if self.bar[side]:
             return False
@@ -152,7 +154,7 @@ class HitPosition:
 
     def outcome(self) -> Outcome | None:
         """The result when a side has won on the board (H14, H15), else ``None``."""
-        if self.variant.bear_off:
+        if self.variant.descriptor.bears_off:
             white, black = self.off
             if white != CHECKERS and black != CHECKERS:
                 return None
@@ -171,16 +173,17 @@ class HitPosition:
         """
         winner = check_side(winner)
         loser = other(winner)
-        variant = self.variant
-        if not variant.bear_off:
+        facts = self.variant.descriptor
+        results = facts.results
+        if not facts.bears_off:
             if self.own_on(loser, range(1, 7)):
                 return Outcome(winner, 1, "single")
-            return Outcome(winner, 2, variant.results[1])
+            return Outcome(winner, 2, results[1].name)
         if self.off[loser]:
             return Outcome(winner, 1, "single")
         if self.bar[loser] or self.own_on(loser, range(19, 25)):
-            return Outcome(winner, 3, variant.results[2])
-        return Outcome(winner, 2, variant.results[1])
+            return Outcome(winner, 3, results[2].name)
+        return Outcome(winner, 2, results[1].name)
 
     def resign_outcome(self, resigning_side: Side) -> Outcome:
         """H16: the opponent of ``resigning_side`` wins with what H15 gives the board
@@ -191,7 +194,7 @@ class HitPosition:
 
     def to_id(self) -> str:
         """The position ID (docs/notation.md), ``<tag>P-`` + 14 base64url characters."""
-        return (f"{self.variant.tag}P-"
+        return (f"{self.variant.descriptor.tag}P-"
                 + base64.urlsafe_b64encode(self._key((WHITE, BLACK), "big")).decode()[:14])
 
     @classmethod
@@ -207,7 +210,7 @@ class HitPosition:
         payload = text[4:]
         if not _B64URL.fullmatch(payload):
             raise NotationError("position ID: expected 14 base64url characters after the prefix")
-        return cls._from_key(variant.name, _b64(payload, base64.urlsafe_b64decode),
+        return cls._from_key(variant.descriptor.name, _b64(payload, base64.urlsafe_b64decode),
                              (WHITE, BLACK), "big", "position ID")
 
     def gnubg_id(self, on_roll: Side) -> str:
@@ -314,6 +317,7 @@ def _validate(position: HitPosition) -> None:
     variant = VARIANTS.get(rules) if isinstance(rules, str) else None
     if variant is None:
         raise InvalidPositionError(f"no hitting game {rules!r}; known: {', '.join(VARIANTS)}")
+    cap = variant.descriptor.cap
     if not isinstance(points, tuple) or len(points) != 24:
         raise InvalidPositionError("points must be a tuple of 24 signed counts")
     for name, pair in (("bar", bar), ("off", off)):
@@ -325,9 +329,9 @@ def _validate(position: HitPosition) -> None:
     for i, n in enumerate(points):
         if isinstance(n, bool) or not isinstance(n, int):
             raise InvalidPositionError(f"count on White's point {i + 1} must be an int, not {n!r}")
-        if variant.cap and abs(n) > variant.cap:
+        if cap and abs(n) > cap:
             raise InvalidPositionError(f"{abs(n)} checkers on White's point {i + 1}: "
-                                       f"{rules} allows at most {variant.cap} (H7)")
+                                       f"{rules} allows at most {cap} (H7)")
         if n > 0:
             on_board[WHITE] += n
         else:
@@ -338,7 +342,7 @@ def _validate(position: HitPosition) -> None:
             raise InvalidPositionError(
                 f"{side_name(side)} has {on_board[side]} on the board, {bar[side]} on the bar "
                 f"and {off[side]} off: must total 15")
-    if not variant.bear_off and (off[0] or off[1]):
+    if not variant.descriptor.bears_off and (off[0] or off[1]):
         raise InvalidPositionError(f"{rules} has no bearing off (H13): off must be 0")
     if position.finished(WHITE) and position.finished(BLACK):
         raise InvalidPositionError("both sides cannot have won (H14)")
@@ -346,10 +350,10 @@ def _validate(position: HitPosition) -> None:
 
 def _initial(variant: Variant) -> HitPosition:
     points = [0] * 24
-    for p, n in variant.start.items():
+    for p, n in variant.descriptor.start.items():
         points[_INDEX[WHITE][p]] += n
         points[_INDEX[BLACK][p]] -= n
-    return HitPosition(variant.name, tuple(points))
+    return HitPosition(variant.descriptor.name, tuple(points))
 
 
 _INITIAL: Final[dict[str, tuple[Variant, HitPosition]]] = {}

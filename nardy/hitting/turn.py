@@ -1,7 +1,6 @@
 """The turn state, plays and the rule sets of the hitting games (RULES-FAMILY H2-H16).
 
->>> from nardy.hitting.variants import BACKGAMMON
->>> game = HittingGame(BACKGAMMON)
+>>> from nardy import BACKGAMMON_RULES as game
 >>> state = game.start_turn(game.initial(), WHITE, (3, 1), first_turn=True)
 >>> [str(s) for s in state.legal_steps()][:3]
 ['24/21', '24/23', '13/10']
@@ -22,13 +21,13 @@ from functools import cached_property
 from typing import ClassVar, Final
 
 from .. import notation
+from ..board import BoardPosition
 from ..codec import BoardCodec, SignedCounts
-from ..descriptor import Descriptor
 from ..errors import IllegalMoveError, NotationError
 from ..forced import Shared
 from ..moves import Step, format_play
 from ..outcome import Outcome
-from ..ruleset import BoardPosition, LaterGames, Opening
+from ..ruleset import DescribedRuleSet
 from ..turnbase import TurnBase, check_dice, check_dice_left, dice_text, dice_to_play, err
 from ..types import WHITE, Side, check_side, side_name
 from .generate import (
@@ -43,7 +42,7 @@ from .generate import (
     search,
 )
 from .position import HitPosition
-from .variants import BY_TAG, Variant, add_variant
+from .variants import BY_TAG, Variant
 
 __all__ = ["HitPlay", "HitTurn", "HittingGame"]
 
@@ -227,13 +226,12 @@ class HitTurn(TurnBase):
         return None
 
     def _no_die_bears_off(self, src: int) -> IllegalMoveError:
-        if not self.position.variant.bear_off:
+        if not self.position.variant.descriptor.bears_off:
             return self._no_bear_off(src)
         return super()._no_die_bears_off(src)
 
     def _no_bear_off(self, src: int) -> IllegalMoveError:
-        variant = self.position.variant
-        return err("no_bear_off", f"H13: {variant.name} has no bearing off; a checker "
+        return err("no_bear_off", f"H13: {self.position.rules} has no bearing off; a checker "
                                   f"on {src} plays at most a {min(src - 1, 6)}")
 
     def _after(self, step: Step) -> HitTurn:
@@ -256,8 +254,9 @@ class HitTurn(TurnBase):
         if refused is not None:
             return refused
         variant = self.position.variant
+        cap = variant.descriptor.cap
         src, dst, die = step.src, step.dst, step.die
-        if dst == 0 and not variant.bear_off:
+        if dst == 0 and not variant.descriptor.bears_off:
             return self._no_bear_off(src)
         if die not in self.dice_left:
             return err("no_such_die", f"no {die} to play (dice left: "
@@ -283,8 +282,8 @@ class HitTurn(TurnBase):
             if there <= -2:
                 return err("point_blocked", f"H7: point {dst} is closed (the opponent holds "
                                             f"{-there} checkers there)")
-            if variant.cap and there >= variant.cap:
-                return err("point_full", f"H7: {variant.name} allows at most {variant.cap} "
+            if cap and there >= cap:
+                return err("point_full", f"H7: {position.rules} allows at most {cap} "
                                          f"checkers on a point ({dst} holds {there})")
             if (variant.no_hit_and_hide and src != BAR and there > 0
                     and position.count_at(side, src) == 1
@@ -314,7 +313,7 @@ class HitTurn(TurnBase):
                  | notation.pack_dice(self.dice, self.dice_left)) << 4) | len(readings)
         data = key + head.to_bytes(2, "big") + b"".join(
             (m >> 1).to_bytes(3, "big") for m in readings)
-        return f"{position.variant.tag}T-" + base64.urlsafe_b64encode(data).decode()
+        return f"{position.variant.descriptor.tag}T-" + base64.urlsafe_b64encode(data).decode()
 
     @classmethod
     def from_id(cls, text: str) -> HitTurn:
@@ -335,7 +334,8 @@ class HitTurn(TurnBase):
             data = base64.urlsafe_b64decode(payload)
         except (binascii.Error, ValueError) as exc:  # pragma: no cover - alphabet checked
             raise NotationError(f"turn ID: not base64url: {exc}") from None
-        position = HitPosition._from_key(variant.name, data[:10], (WHITE, 1), "big", "turn ID")
+        position = HitPosition._from_key(variant.descriptor.name, data[:10], (WHITE, 1), "big",
+                                         "turn ID")
         head = int.from_bytes(data[10:12], "big")
         count = head & 0xF
         first_turn = bool((head >> 14) & 1)
@@ -365,33 +365,31 @@ def _one_die(mover: Mover, root: Layer, die: int, nxt: Layer, ended: Layer) -> L
 # The rule sets.
 
 
-class HittingGame:
+class HittingGame(DescribedRuleSet):
     """A hitting game as a :class:`~nardy.ruleset.RuleSet`: the shared rules
     with one :class:`~.variants.Variant`'s differences; its facts are the variant's
-    :class:`~nardy.descriptor.Descriptor`. Building one makes its positions and IDs
-    known (:func:`~.variants.add_variant`); ``nardy.register`` makes the server see it."""
+    :class:`~nardy.descriptor.Descriptor`. ``nardy.register`` makes it playable: its
+    positions and IDs are known from then on. Raises ``ValueError`` when the
+    descriptor's tag is not two letters (its IDs begin with it)."""
 
     def __init__(self, variant: Variant) -> None:
-        add_variant(variant)
+        tag = variant.descriptor.tag
+        if len(tag) != 2:
+            raise ValueError(f"a hitting game's tag is two letters, not {tag!r}")
+        super().__init__(variant.descriptor)
         self.variant: Final = variant
-        self.descriptor: Final[Descriptor] = variant.descriptor
-        self.name: Final[str] = variant.name
-        self.title: Final[str] = variant.title
-        self.opening: Final[Opening] = variant.opening
-        self.later_games: Final[LaterGames] = variant.later_games
-        self.results: Final[tuple[str, ...]] = variant.results
         self.codec: Final[BoardCodec] = SignedCounts(self.position_from_perspective,
                                                      bar=variant.descriptor.bar)
 
     def __repr__(self) -> str:
-        return f"HittingGame({self.name})"
+        return f"HittingGame({self.descriptor.name})"
 
     def initial(self) -> HitPosition:
         """H3: the start of every game."""
         return HitPosition.initial(self.name)
 
     def _own(self, position: BoardPosition) -> HitPosition:
-        if not isinstance(position, HitPosition) or position.rules != self.name:
+        if not isinstance(position, HitPosition) or position.rules != self.descriptor.name:
             raise TypeError(f"{self.name} plays its own HitPosition, not {position!r}")
         return position
 

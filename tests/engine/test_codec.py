@@ -1,4 +1,4 @@
-"""Issue 21 item 2: the board codec belongs to the rule set (``RULESETS[name].codec``).
+"""The board codec belongs to the rule set (``RULESETS[name].codec``).
 
 For the four built-in games the codec writes exactly the API board the server wrote
 before it existed (a reference copy of that code is below), reads it back, refuses

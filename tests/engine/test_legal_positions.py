@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 
 from nardy import BLACK, RULESETS, WHITE, BoardPosition, HitPosition, Position, Side
-from nardy.ruleset import PACKED_SIZE
+from nardy.codec import PACKED_SIZE
 
 from . import test_perft
 from .bruteforce import reference_for_roll

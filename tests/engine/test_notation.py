@@ -13,7 +13,6 @@ from nardy import (
     WHITE,
     IllegalMoveError,
     NotationError,
-    Play,
     Position,
     Step,
     TurnState,
@@ -94,7 +93,7 @@ def test_play_parse_and_format() -> None:
     assert format_play(steps) == "24/18 18/13"
     assert parse_play("-") == () and parse_play("pass") == () and parse_play("  ") == ()
     assert format_play(()) == "-"
-    assert Play.parse("6/off, 5/off") == (Step(6, 0), Step(5, 0))
+    assert parse_play("6/off, 5/off") == (Step(6, 0), Step(5, 0))
     play = legal_plays(Position.initial(), WHITE, (6, 5))[0]
     assert str(play) == "24/18 18/13"
     assert parse_play(str(play)) == play.steps

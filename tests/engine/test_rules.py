@@ -10,7 +10,7 @@ import pytest
 
 from nardy import (
     BLACK,
-    RULESET,
+    LONG_NARDY_RULES,
     WHITE,
     IllegalMoveError,
     InvalidPositionError,
@@ -96,7 +96,7 @@ def test_r3_initial_position() -> None:
     assert p.in_perspective(WHITE) == {24: 15, 12: -15}
     assert p.in_perspective(BLACK) == {24: 15, 12: -15}
     assert p.off == (0, 0) and p.outcome() is None
-    assert RULESET.initial() == p
+    assert LONG_NARDY_RULES.initial() == p
 
 
 @pytest.mark.parametrize(("counts", "off_mine", "off_theirs", "message"), [
@@ -577,7 +577,7 @@ def test_r30_resignation() -> None:
     p = board(BLACK, {5: 14}, {24: 15})
     assert resign_outcome(p, BLACK) == Outcome(WHITE, 1, "single")
     assert resign_outcome(p, WHITE) == Outcome(BLACK, 2, "mars")
-    assert RULESET.resign_outcome(p, BLACK) == Outcome(WHITE, 1, "single")
+    assert LONG_NARDY_RULES.resign_outcome(p, BLACK) == Outcome(WHITE, 1, "single")
 
 
 @pytest.mark.parametrize(("score", "length", "winner"), [

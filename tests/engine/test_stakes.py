@@ -1,4 +1,4 @@
-"""The stake rules as pure functions (nardy.stakes, RULES-FAMILY S1-S7; issue 21 item 4):
+"""The stake rules as pure functions (nardy.stakes, RULES-FAMILY S1-S7):
 the one place the server, the server's computer and the reference bot client ask."""
 
 from __future__ import annotations
