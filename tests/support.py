@@ -2,7 +2,7 @@
 
 - the error shape: ``assert_error(response, status, code)``;
 - a player: ``Seat`` (the ``seat``/``alice``/``bob`` fixtures in tests/conftest.py make them);
-- the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``games.dice.planned``;
+- the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``tests.dice.planned``;
 - a match under way: ``start_match``; a position: ``set_board``;
 - the production ASGI server in a subprocess: ``AsgiServer`` on a database that
   ``prepare_database`` migrated, with accounts and their tokens; ``call`` over HTTP;

@@ -11,13 +11,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import services
-from games.dice import planned as planned_dice
 from games.models import Event, Game, Match, Turn
 from games.replay import replay_problems
 from games.selectors import match_record, record_text
 from nardy import Step
 from nardy.record import FORMAT, RecordError, parse_record, title
 from tests.admin.conftest import short_match
+from tests.dice import planned as planned_dice
 from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from games import selectors, services
-from games.dice import planned
 from games.importing import match_import
 from games.models import Match, Turn, rules_names
 from games.replay import replay_problems
 from nardy import AskedStep
+from tests.dice import planned
 
 pytestmark = pytest.mark.django_db
 
