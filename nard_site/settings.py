@@ -362,7 +362,7 @@ _TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
 _task_backend = os.environ.get("TASKS_BACKEND") or "database"
 if _task_backend not in _TASK_BACKENDS:
     raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}.")
-# Issue 24: game reviews have a queue of their own ("analysis"), served by their own
+# Game reviews have a queue of their own ("analysis"), served by their own
 # worker (`db_worker --queue-name analysis`, niced by ANALYSIS_WORKER_NICE), so a review
 # never waits in front of the computer's turns; its job may run ANALYSIS_TASK_SECONDS
 # before its worker stops renewing its lease.
@@ -370,16 +370,16 @@ TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend],
                      "QUEUES": ["default", "analysis"]}}
 ANALYSIS_TASK_SECONDS = env_float("ANALYSIS_TASK_SECONDS", 3600)
 ANALYSIS_WORKER_NICE = int(os.environ.get("ANALYSIS_WORKER_NICE", "10"))
-# The worker's lease (games/management/commands/db_worker.py, issue 22 item 15): renewed
+# The worker's lease (games/management/commands/db_worker.py): renewed
 # every WORKER_HEARTBEAT_SECONDS; a computer job left RUNNING by a worker whose lease is
 # older than WORKER_LEASE_SECONDS is reclaimed; a job running longer than
 # WORKER_TASK_SECONDS stops the renewals (a stuck worker's turns are taken over).
 WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5)
 WORKER_LEASE_SECONDS = env_float("WORKER_LEASE_SECONDS", 30)
 WORKER_TASK_SECONDS = env_float("WORKER_TASK_SECONDS", 120)
-# Issue 22 item 6: matches against the built-in computer one account may have unfinished.
+# Matches against the built-in computer one account may have unfinished.
 COMPUTER_MATCHES_PER_ACCOUNT = int(os.environ.get("COMPUTER_MATCHES_PER_ACCOUNT", "5"))
-# Issue 22 item 11: an account's open invitations, to one player, and made in an hour.
+# An account's open invitations, to one player, and made in an hour.
 INVITATIONS_OPEN_PER_ACCOUNT = int(os.environ.get("INVITATIONS_OPEN_PER_ACCOUNT", "20"))
 INVITATIONS_OPEN_PER_PLAYER = int(os.environ.get("INVITATIONS_OPEN_PER_PLAYER", "3"))
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))

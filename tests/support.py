@@ -408,7 +408,7 @@ def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
 def running_worker(interval: float = 3600) -> Iterator[Any]:
     """The task queue's worker (games/management/commands/db_worker.py) in a thread,
     asleep on its doorbell once this yields (``worker.waiting``); stopped after. With a
-    poll ``interval`` of an hour, only a ring wakes it (issue 23 item 13)."""
+    poll ``interval`` of an hour, only a ring wakes it."""
     import threading
 
     from django.db import connections

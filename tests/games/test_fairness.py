@@ -1,8 +1,8 @@
-"""Issue 26: dice anyone can verify — commit before the game, reveal after, check every die.
+"""Dice anyone can verify — commit before the game, reveal after, check every die.
 
 Known answers from docs/fairness.md, the reveal at every ending, the secrecy of the seed
 before it (every answer of a played game searched), the verifier (CLI, standalone, bad
-files), players' seeds and their refusals, the scripted-dice seam, the dice statistics
+files), players' seeds and their refusals, no seam for choosing dice, the dice statistics
 against hand counts.
 """
 
@@ -192,7 +192,7 @@ def _stream_items(match_id: int, users: list[Any]) -> list[str]:
 def test_a_played_game_shows_its_seed_nowhere_before_its_end_and_everywhere_after(
         alice: Seat, bob: Seat, seat: Any, admin_client: Any, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
-    """Issue 26 items 1-3: a whole game borne off with the server's own dice."""
+    """A whole game borne off with the server's own dice: committed, secret, revealed."""
     caplog.set_level(logging.DEBUG)
     answers, rng = Answers(), random.Random(26)
     watcher = seat("watcher")
@@ -585,7 +585,7 @@ def test_a_live_games_dice_are_its_commitments(alice: Seat, bob: Seat) -> None:
         assert tuple(mover.ok(match_id, "roll")["dice"]) == derived.turn(1)
 
 
-def test_a_game_started_under_a_script_is_not_committed(alice: Seat, bob: Seat,
+def test_a_game_started_with_planned_dice_is_not_committed(alice: Seat, bob: Seat,
                                                         scripted_dice: Any) -> None:
     match_id = _invite(alice, bob)
     bob.ok(match_id, "join")

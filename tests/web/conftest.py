@@ -68,7 +68,7 @@ def browser(chromium: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def open_page(browser: Any, live_server: Any) -> Callable[..., Any]:
     """A new browser context (its own cookies) on the play page, with page errors
     collected: any JavaScript error, or anything the page's Content-Security-Policy
-    refused (issue 22 item 13: chromium reports it on the console), fails the test."""
+    refused (chromium reports it on the console), fails the test."""
     pages: list[Any] = []
 
     def make(width: int = 1280, height: int = 900, locale: str | None = None) -> Any:

@@ -1,4 +1,4 @@
-"""Issue 23 item 10 on the play page: the computer's answers shown however fast they come,
+"""On the play page: the computer's answers shown however fast they come,
 a roll-off against it without a conflict, its levels in Russian, and the registration's
 field errors beside the fields. The computer plays through the real worker
 (games/management/commands/db_worker.py) in a thread of the test, woken by the doorbell:

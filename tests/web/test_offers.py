@@ -116,7 +116,7 @@ CUBE_AT = """() => {
 
 def test_the_cube_sits_in_the_middle_then_at_its_owners_edge(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
-    """Issue 23 item 7: centred (64 on its face) while nobody owns it; after Black accepts
+    """The cube: centred (64 on its face) while nobody owns it; after Black accepts
     it is Black's, at the top edge of White's board (the opponent's side); after White
     accepts Black's redouble it is White's, at the bottom edge. The label says whose."""
     page, _, bob, match_id = cube_match(open_page, make_user)
