@@ -586,7 +586,7 @@ def test_a_live_games_dice_are_its_commitments(alice: Seat, bob: Seat) -> None:
 
 
 def test_a_game_started_with_planned_dice_is_not_committed(alice: Seat, bob: Seat,
-                                                        scripted_dice: Any) -> None:
+                                                            scripted_dice: Any) -> None:
     match_id = _invite(alice, bob)
     bob.ok(match_id, "join")
     scripted_dice(6, 1, 3, 1)
