@@ -15,7 +15,7 @@ test can make happen.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -62,7 +62,7 @@ def _turn_dice(game: Game) -> tuple[int, int]:
 _PLANNED = {"commit": _commit, "roll_off_die": _roll_off_die, "turn_dice": _turn_dice}
 
 
-def _use(functions: dict[str, object]) -> None:
+def _use(functions: Mapping[str, object]) -> None:
     for name, function in functions.items():
         setattr(dice, name, function)
 
