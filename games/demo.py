@@ -17,6 +17,7 @@ from typing import Any
 
 from nardy import (
     BLACK,
+    MAX_TURNS_PER_GAME,
     RULESETS,
     WHITE,
     Outcome,
@@ -70,7 +71,7 @@ def _game(rules: str, number: int, starter: Side | None, plan: DicePlan, rng: ra
     position, side = ruleset.initial(), starter
     first_turn = [True, True]
     turns: list[dict[str, Any]] = []
-    for number_of_turn in range(1, max_turns + 1):
+    for turn in range(1, max_turns + 1):
         dice = opening or plan(side_name(side), rng)
         opening = None
         state = ruleset.start_turn(position, side, dice, first_turn[side])
@@ -83,7 +84,7 @@ def _game(rules: str, number: int, starter: Side | None, plan: DicePlan, rng: ra
             hits.append(state.hits(step))
             state = state.apply(step)
         outcome = state.outcome()
-        turns.append({"number": number_of_turn, "side": side_name(side), "dice": list(dice),
+        turns.append({"number": turn, "side": side_name(side), "dice": list(dice),
                       "notation": format_play(steps, hits),
                       "pass_reason": None if outcome else state.pass_reason() or None})
         if outcome is not None:
@@ -104,7 +105,7 @@ def _game(rules: str, number: int, starter: Side | None, plan: DicePlan, rng: ra
 
 def demo_record(white: str, black: str, *, rules: str, length: int = 3,
                 plans: Sequence[DicePlan] = DEMO_PLANS, seed: int = 0,
-                max_turns: int = 4000) -> str:
+                max_turns: int = MAX_TURNS_PER_GAME) -> str:
     """The text record of a demo match between the players named ``white`` and ``black``
     (a match without stakes): game ``n`` rolls with ``plans[n - 1]`` (the last plan
     repeats), drawing from ``random.Random(seed)``. Raises ``RuntimeError`` for a game
