@@ -35,11 +35,6 @@ def env_list(name: str, default: list[str]) -> list[str]:
 # (scripts/run.sh) and the test suite (tests/settings.py) turn it on explicitly.
 DEBUG = env_bool("DEBUG", False)
 
-# Scripted dice (games.dice.planned: the test suite's planned dice, the demo data) only
-# in a process whose settings were loaded with DEBUG on; no variable of its own, so a
-# server started with DEBUG off cannot switch them on (docs/fairness.md).
-DICE_SCRIPTS_ALLOWED = DEBUG
-
 _DEV_SECRET_KEY = "dev-only-secret-key-never-use-in-production-0123456789abcdefghij"
 SECRET_KEY = os.environ.get("SECRET_KEY") or (_DEV_SECRET_KEY if DEBUG else "")
 if not SECRET_KEY:

@@ -140,10 +140,10 @@ def bob(seat: Callable[..., Seat]) -> Seat:
 def scripted_dice() -> Iterator[Callable[..., list[int]]]:
     """``scripted_dice(6, 3, ...)`` queues the dice the server rolls next, in order.
 
-    The one way the suites fake dice: the documented seam ``games.dice.planned`` over one
-    queue for the test (allowed by the test settings only, docs/fairness.md).
+    The one way the suites plan dice: ``tests.dice.planned`` over one queue for the test
+    (production has no seam for it, docs/fairness.md).
     """
-    from games import dice
+    from tests.dice import planned
 
     queue: list[int] = []
 
@@ -151,5 +151,5 @@ def scripted_dice() -> Iterator[Callable[..., list[int]]]:
         queue.extend(values)
         return queue
 
-    with dice.planned(queue):
+    with planned(queue):
         yield script

@@ -2,7 +2,7 @@
 
 - the error shape: ``assert_error(response, status, code)``;
 - a player: ``Seat`` (the ``seat``/``alice``/``bob`` fixtures in tests/conftest.py make them);
-- the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``games.dice.planned``;
+- the dice: the ``scripted_dice`` fixture (tests/conftest.py), over ``tests.dice.planned``;
 - a match under way: ``start_match``; a position: ``set_board``;
 - the production ASGI server in a subprocess: ``AsgiServer`` on a database that
   ``prepare_database`` migrated, with accounts and their tokens; ``call`` over HTTP;
@@ -408,7 +408,7 @@ def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
 def running_worker(interval: float = 3600) -> Iterator[Any]:
     """The task queue's worker (games/management/commands/db_worker.py) in a thread,
     asleep on its doorbell once this yields (``worker.waiting``); stopped after. With a
-    poll ``interval`` of an hour, only a ring wakes it (issue 23 item 13)."""
+    poll ``interval`` of an hour, only a ring wakes it."""
     import threading
 
     from django.db import connections

@@ -10,10 +10,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games import services
-from games.dice import planned as planned_dice
-from games.management.commands.seed_demo_match import play_match
 from games.models import Game, Match
 from nardy import WHITE, Position, Step
+from tests.dice import planned as planned_dice
+from tests.games.play import play_match
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""The demo match the README's run command loads, and the board diagram."""
+"""The demo match the README's run command loads (a record of chosen dice, imported), and
+the board diagram."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.board_svg import board_svg
-from games.models import Match, rules_names
+from games.demo import demo_record
+from games.models import Event, Match, rules_names
+from games.selectors import record_text
 from nardy import BLACK, WHITE, Position
+from tests.games.play import play_match
 
 
 @pytest.mark.django_db
@@ -41,6 +45,20 @@ def test_seed_demo_match_creates_one_finished_match_of_each_rule_set_once(settin
     call_command("verify_games", stdout=verified)
     games = sum(m.games.count() for m in Match.objects.all())
     assert f"{games} games replayed, 0 differ." in verified.getvalue()
+    created = Event.objects.get(match=match, seq=1)
+    assert (created.type, created.data["imported"], created.data["imported_by"]) == (
+        "match_created", True, "demo")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("rules", rules_names())
+def test_the_demo_record_is_the_match_the_services_play_with_its_dice(make_user, rules):
+    """The demo's games, written in the engine, are move for move the match the services
+    play when the server rolls the same dice (planned by the test)."""
+    alice, bob = make_user("alice"), make_user("bob")
+    played = record_text(play_match(alice, bob, rules=rules))
+    assert [line for line in played.splitlines() if not line.startswith("Date: ")] == (
+        demo_record("alice", "bob", rules=rules).splitlines())
 
 
 def _stacks(svg: str) -> dict[int, tuple[str, int]]:

@@ -8,10 +8,10 @@ from django.urls import reverse
 
 from games import services
 from games.admin import pass_text, unplayed_dice
-from games.dice import planned as planned_dice
 from games.models import Game
 from nardy import Step
 from tests.admin.conftest import started_match
+from tests.dice import planned as planned_dice
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,13 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games import services
-from games.dice import planned as planned_dice
 from games.models import Event, Game, Match, Turn
 from games.replay import replay_problems
 from games.selectors import match_record, record_text
 from nardy import Step
 from nardy.record import FORMAT, RecordError, parse_record, title
 from tests.admin.conftest import short_match
+from tests.dice import planned as planned_dice
 from tests.support import assert_error
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +40,8 @@ def _history(match: Match) -> dict[str, Any]:
               t.finished_at is not None)
              for t in Turn.objects.filter(game__match=match).select_related("game")
              .order_by("game__number", "number")]
-    # An imported match has no dice commitment (issue 26): its events never name one;
-    # the original's match_over carries its rating change (issue 25); an import is never rated.
+    # An imported match has no dice commitment: its events never name one; the
+    # original's match_over carries its rating change; an import is never rated.
     left_out = ("commitment", "server_seed", "ratings")
     events = [(kind, {k: v for k, v in data.items() if k not in left_out})
               for kind, data in match.events.order_by("seq").values_list("type", "data")
@@ -119,7 +119,7 @@ def test_export_then_import_round_trips_a_match_exactly(api, staff_api, staff_us
     assert _history(copy) == _history(original)
     created = copy.events.get(seq=1)
     assert created.type == "match_created" and created.data["imported"] is True
-    # the importer is named, but not as a player (issue 11)
+    # the importer is named, but not as a player
     assert created.data["imported_by"] == staff_user.username
     assert created.data["by"] == created.data["white"] == "alice"
     assert staff_user.username not in (created.data["white"], created.data["black"])

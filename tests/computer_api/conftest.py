@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.dice import planned
 from tests.support import Seat
 
 IMMEDIATE = "django_tasks.backends.immediate.ImmediateBackend"
@@ -23,11 +24,9 @@ def immediate_tasks(settings: Any) -> None:
 @pytest.fixture
 def seeded_dice() -> Iterator[list[int]]:
     """The server's dice: the values queued in the returned list first, then a seeded
-    sequence (never running out, whoever rolls), through ``games.dice.planned``."""
-    from games import dice
-
+    sequence (never running out, whoever rolls), through ``tests.dice.planned``."""
     rng = random.Random(2026)
-    with dice.planned([], then=lambda: rng.randint(1, 6)) as queue:
+    with planned([], then=lambda: rng.randint(1, 6)) as queue:
         yield queue
 
 

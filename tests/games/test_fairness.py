@@ -1,8 +1,8 @@
-"""Issue 26: dice anyone can verify — commit before the game, reveal after, check every die.
+"""Dice anyone can verify — commit before the game, reveal after, check every die.
 
 Known answers from docs/fairness.md, the reveal at every ending, the secrecy of the seed
 before it (every answer of a played game searched), the verifier (CLI, standalone, bad
-files), players' seeds and their refusals, the scripted-dice seam, the dice statistics
+files), players' seeds and their refusals, no seam for choosing dice, the dice statistics
 against hand counts.
 """
 
@@ -25,12 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.exceptions import ImproperlyConfigured
+from django.conf import settings as django_settings
 from django.utils import timezone
 
 from games import dice, fairness, importing, services
 from games.models import Event, Game, Match
 from live import kinds
+from nard_site import settings as site_settings
 from tests.support import Seat, assert_error
 
 pytestmark = pytest.mark.django_db
@@ -191,7 +192,7 @@ def _stream_items(match_id: int, users: list[Any]) -> list[str]:
 def test_a_played_game_shows_its_seed_nowhere_before_its_end_and_everywhere_after(
         alice: Seat, bob: Seat, seat: Any, admin_client: Any, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
-    """Issue 26 items 1-3: a whole game borne off with the server's own dice."""
+    """A whole game borne off with the server's own dice: committed, secret, revealed."""
     caplog.set_level(logging.DEBUG)
     answers, rng = Answers(), random.Random(26)
     watcher = seat("watcher")
@@ -550,30 +551,42 @@ def test_an_uncommitted_game_takes_no_seed(alice: Seat, bob: Seat, scripted_dice
     assert error["details"]["reason"] == "not_committed"
 
 
-# --- scripted dice: a seam for tests, off with DEBUG off -----------------------------------
+# --- no seam for choosing dice: tests plan theirs in tests/dice.py ---------------------------
 
 
-def test_scripted_dice_need_the_setting(settings: Any) -> None:
-    settings.DICE_SCRIPTS_ALLOWED = False
-    with pytest.raises(ImproperlyConfigured), dice.planned([6, 1]):
-        pass
+def test_production_has_no_seam_for_choosing_dice() -> None:
+    """games.dice holds the derivation's functions and nothing else: no queue of dice, no
+    switch, no setting that could let a server roll anything but its committed dice."""
+    own = {name for name, value in vars(dice).items()
+           if getattr(value, "__module__", None) == "games.dice"}
+    assert own == {"commit", "game_dice", "roll_off_die", "turn_dice", "first_die_rolled",
+                   "reveal"}
+    assert not any(isinstance(value, (list, dict, set)) for name, value in vars(dice).items()
+                   if not name.startswith("__"))
+    assert not hasattr(dice, "planned") and not hasattr(dice, "_scripts")
+    assert not any("DICE" in name for name in vars(site_settings))
+    assert not any("DICE" in name for name in dir(django_settings))
 
 
-def test_a_server_started_with_debug_off_cannot_script_dice() -> None:
-    env = {"DEBUG": "0", "SECRET_KEY": "x" * 50, "DJANGO_SETTINGS_MODULE": "nard_site.settings",
-           "PATH": "/usr/bin:/bin", "DICE_SCRIPTS_ALLOWED": "1"}
-    code = ("import django; django.setup()\n"
-            "from django.conf import settings; from games import dice\n"
-            "print(settings.DICE_SCRIPTS_ALLOWED, dice.scripts_allowed())\n"
-            "try:\n    dice.planned([1]).__enter__()\nexcept Exception as e:\n"
-            "    print(type(e).__name__)\n")
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
-    assert done.stdout.split() == ["False", "False", "ImproperlyConfigured"], done.stderr
+def test_a_live_games_dice_are_its_commitments(alice: Seat, bob: Seat) -> None:
+    """Unplanned, every die the server rolls is derived from the game's committed seed."""
+    match_id = _invite(alice, bob)
+    bob.ok(match_id, "join")
+    game = Game.objects.get(match_id=match_id)
+    assert fairness.commitment(bytes.fromhex(game.dice_seed)) == game.dice_commitment
+    derived = dice.game_dice(game)
+    assert derived is not None
+    assert alice.ok(match_id, "roll")["die"] == derived.roll_off(0, 0)
+    black = bob.ok(match_id, "roll")
+    assert black["die"] == derived.roll_off(0, 1)
+    game.refresh_from_db()
+    if game.phase == "roll":  # not a tie
+        mover = alice if game.turn == "white" else bob
+        assert tuple(mover.ok(match_id, "roll")["dice"]) == derived.turn(1)
 
 
-def test_a_game_started_under_a_script_is_not_committed(alice: Seat, bob: Seat,
-                                                        scripted_dice: Any) -> None:
+def test_a_game_started_with_planned_dice_is_not_committed(alice: Seat, bob: Seat,
+                                                            scripted_dice: Any) -> None:
     match_id = _invite(alice, bob)
     bob.ok(match_id, "join")
     scripted_dice(6, 1, 3, 1)

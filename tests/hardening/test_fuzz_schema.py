@@ -20,8 +20,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.services import token_obtain
-from games.dice import planned
 from nard_site.wsgi import application
+from tests.dice import planned
 from tests.support import start_match
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games import dice
+from tests.dice import planned
 from tests.support import CHROMIUM_ARGS
 
 SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "")) if os.environ.get("WEB_SCREENSHOTS") else None
@@ -37,10 +37,10 @@ def _doorbell_listener_ends() -> Iterator[None]:
 @pytest.fixture
 def seeded_dice() -> Iterator[Callable[..., list[int]]]:
     """The server's dice: first the values queued with ``seeded_dice(6, 6, ...)``, then a
-    seeded random sequence (``games.dice.planned``). The live server runs in this
+    seeded random sequence (``tests.dice.planned``). The live server runs in this
     process, so it rolls these."""
     rng = random.Random(16)
-    with dice.planned([], then=lambda: rng.randint(1, 6)) as queue:
+    with planned([], then=lambda: rng.randint(1, 6)) as queue:
 
         def script(*values: int) -> list[int]:
             queue.extend(values)

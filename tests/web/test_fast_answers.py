@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from games import services
-from games.dice import planned as planned_dice
+from tests.dice import planned as planned_dice
 from tests.support import running_worker
 from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import login, settle

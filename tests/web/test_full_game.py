@@ -1,6 +1,6 @@
 """A whole hotseat Long Nardy game through the page, from the roll-off to the last
 checker borne off, every step chosen by clicks (no position set in the database): the
-server's dice planned by the test (``games.dice.planned`` through ``scripted_dice``),
+server's dice planned by the test (``tests.dice.planned`` through ``scripted_dice``),
 5-5 for both sides, which makes a short game in which neither side blocks the other
 (White lands on its 19, 14, 9, 4; Black on White's 12, 7, 2, 21, 16)."""
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games import services
-from games.dice import planned as planned_dice
+from tests.dice import planned as planned_dice
 from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import api_get, login, press, settle
 

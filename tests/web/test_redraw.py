@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from games import services
-from games.dice import planned as planned_dice
 from nardy import Step
+from tests.dice import planned as planned_dice
 from tests.web.conftest import elsewhere
 from tests.web.test_browser import api_get, settle
 from tests.web.test_offers import watched_match

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from games import services
-from games.dice import planned as planned_dice
 from tests.admin.conftest import resigned_match
+from tests.dice import planned as planned_dice
 from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import login, press, settle
 from tests.web.test_offers import cube_match
