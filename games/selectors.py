@@ -10,10 +10,9 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
 from accounts.stats import RulesStats, Stats, empty_stats
-from games import dice, fairness, presence, shapes, store
+from games import dice, fairness, presence, review_hooks, shapes, store
 from games.models import (
     RESIGNATIONS,
-    Analysis,
     Color,
     EndReason,
     Event,
@@ -314,7 +313,7 @@ def turn_list_json(game: Game) -> list[shapes.Turn]:
 def match_review_open(match_id: int) -> bool:
     """Whether a game review of the match is queued or running: the match's stream stays
     open for its ``analysis`` events though the match is over."""
-    return Analysis.objects.filter(match_id=match_id, state__in=Analysis.OPEN).exists()
+    return review_hooks.review().is_open(match_id)
 
 
 def match_last_event_seq(match_id: int) -> int:
@@ -330,9 +329,7 @@ def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePositi
     played shows the game's board now. Each entry names the match's analyses (depth and
     state), so a replay asks for a review only when there is one."""
     rs = game.match.ruleset
-    analyses: list[shapes.AnalysisBrief] = [
-        {"depth": depth, "state": state} for depth, state
-        in game.match.analyses.order_by("-depth").values_list("depth", "state")]
+    analyses = review_hooks.review().briefs(game.match)
     out: list[shapes.GamePosition] = [
         {"turn": 0, "side": None, "board": board_json(rs.initial(), perspective),
          "analyses": analyses}]

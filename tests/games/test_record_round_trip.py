@@ -3,8 +3,8 @@
 A property over random whole matches: each seed plays a whole match through the
 services with random legal steps, random resignations and (in hotseat) random dice;
 its record must import back to the same text, the same games, per-move records and
-events, and the import must replay clean (issue 11: a real exported match was refused
-as "1/off can be played with a 2 or 1").
+events, and the import must replay clean (a real exported match was once refused as
+"1/off can be played with a 2 or 1").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game review of stored games (issue 24): a finished game's records → the review.
+"""Game review of stored games: a finished game's records → the review.
 
 Reads a :class:`~games.models.Game`'s per-move records and offers, replays them
 through the engine into :class:`computer.review.TurnInput` / ``StakeInput`` values and
@@ -16,6 +16,7 @@ from computer.board import ruleset
 from computer.review import MatchContext, ReviewError, StakeInput, TurnInput, review_game
 from games.models import RESIGNATIONS, Game, Stakes, side_of
 from nardy import Step
+from nardy.stakes import mars_counts
 
 __all__ = ["ReviewError", "game_inputs", "match_context", "review_stored_game"]
 
@@ -85,8 +86,7 @@ def match_context(game: Game) -> MatchContext | None:
 def review_stored_game(game: Game, depth: int, progress: Any = None) -> dict[str, Any]:
     """The review of ``game`` at ``depth`` as JSON (:meth:`GameReview.as_dict`)."""
     turns, decisions, result = game_inputs(game)
-    mars = game.match.stakes != "dave"
     review = review_game(game.match.rules, turns, depth, stake_decisions=decisions,
-                         result=result, mars=mars, progress=progress,
+                         result=result, mars=mars_counts(game.match.stakes), progress=progress,
                          match=match_context(game))
     return {"game": game.number, **review.as_dict()}
