@@ -1,21 +1,21 @@
 """Game review of stored games: a finished game's records → the review.
 
-Reads a :class:`~games.models.Game`'s per-move records and offers, replays them
-through the engine into :class:`computer.review.TurnInput` / ``StakeInput`` values and
-reviews them with :func:`computer.review.review_game`. A record that does not replay
-raises :class:`~computer.review.ReviewError` before anything is reviewed: never a
-half review. The last turn of a resigned game, left unfinished, is not reviewed.
-:func:`match_context` gives the match score a game was played at (the review's MWC).
+The game's records are walked once, by the one replay of a stored game
+(:class:`games.replay.GameReplay`); :func:`game_inputs` maps its turns and offers to
+:class:`computer.review.TurnInput` / ``StakeInput`` values, which
+:func:`computer.review.review_game` reviews. A record that does not replay raises
+:class:`~computer.review.ReviewError` before anything is reviewed: never a half review.
+The last turn of a resigned game, left unfinished, is not reviewed. :func:`match_context`
+gives the match score a game was played at (the review's MWC).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from computer.board import ruleset
 from computer.review import MatchContext, ReviewError, StakeInput, TurnInput, review_game
-from games.models import RESIGNATIONS, Game, Stakes, side_of
-from nardy import Step
+from games.models import Game, Stakes, side_of
+from games.replay import GameReplay, ReplayError
 from nardy.stakes import mars_counts
 
 __all__ = ["ReviewError", "game_inputs", "match_context", "review_stored_game"]
@@ -24,40 +24,24 @@ __all__ = ["ReviewError", "game_inputs", "match_context", "review_stored_game"]
 def game_inputs(game: Game) -> tuple[list[TurnInput], list[StakeInput], float]:
     """The game's turns and stake decisions as the engine's values, and White's result
     per unit of stake. Raises :class:`ReviewError` when the record does not replay."""
-    rs = ruleset(game.match.rules)
-    position = rs.initial()
-    first = [True, True]
+    replay = GameReplay(game)
     turns: list[TurnInput] = []
-    offers = list(game.offers)
     decisions: list[StakeInput] = []
-    stake = 1
-    records = list(game.turn_records.order_by("number"))
-    resigned = game.end_reason in RESIGNATIONS
-    for number, record in enumerate(records, start=1):
-        side = side_of(record.side)
-        while offers and offers[0]["before_turn"] == number:
-            offer = offers.pop(0)
-            answer = offer.get("answer")
-            decisions.append(StakeInput(number, position, side_of(offer["by"]), first[side],
-                                        stake, int(offer["stake"]), offered=True,
-                                        accepted=None if answer is None else answer == "accept"))
-            if answer == "accept":
-                stake = int(offer["stake"])
-        dice = (int(record.dice[0]), int(record.dice[1]))
-        try:
-            steps = tuple(Step(int(s["from"]), int(s["to"]), int(s.get("die") or 0))
-                          for s in record.steps)
-            turn = rs.start_turn(position, side, dice, first[side]).apply_all(steps)
-        except (ValueError, KeyError, TypeError, IndexError) as error:
-            raise ReviewError(f"turn {number} does not replay: {error}") from None
-        last = record is records[-1]
-        complete = turn.is_turn_over() or turn.outcome() is not None
-        if not complete and not (resigned and last):
-            raise ReviewError(f"turn {number} stops while dice can still be played")
-        if complete:
-            turns.append(TurnInput(position, side, dice, first[side], steps, stake))
-        first[side] = False
-        position = turn.position
+    try:
+        for turn in replay.turns():
+            decisions += [StakeInput(turn.number, turn.before, offer.by, turn.first_turn,
+                                     offer.stake_before, offer.stake, offered=True,
+                                     accepted=None if offer.answer is None
+                                     else offer.answer == "accept")
+                          for offer in turn.offers]
+            last = turn.record is replay.records[-1]
+            if not turn.complete and not (replay.resigned and last):
+                raise ReviewError(f"turn {turn.number} stops while dice can still be played")
+            if turn.complete:
+                turns.append(TurnInput(turn.before, turn.side, turn.dice, turn.first_turn,
+                                       turn.steps, turn.stake))
+    except ReplayError as error:
+        raise ReviewError(f"turn {error.turn} does not replay: {error.message}") from None
     result = 0.0
     if game.winner and game.points_won is not None:
         per_stake = game.points_won / max(game.stake, 1)
