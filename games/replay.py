@@ -11,19 +11,22 @@ refuse raises :class:`ReplayError` saying where.
 Every reader of a stored game walks it here: ``manage.py verify_games``
 (:func:`replay_problems`, which compares the replay with the stored snapshot), the
 positions of a game's replay (:func:`games.selectors.game_positions_json`) and the game
-review's inputs (``reviews.inputs``).
+review's inputs (``reviews.inputs``). The import of a text record
+(:mod:`games.importing`) plays each of its turns and offers by the same two functions,
+:func:`play_turn` and :func:`offer_and_answer`: a record, stored or written, becomes a
+turn one way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from games import transitions
 from games.models import RESIGNATIONS, Game, GamePhase, Match, MatchStatus, side_of
 from games.models import Turn as TurnRecord
-from games.transitions import Change
+from games.transitions import Change, TurnResult
 from nard_site.domain import DomainError
 from nardy import AskedStep, BoardPosition, Side, Step
 
@@ -37,6 +40,57 @@ class ReplayError(ValueError):
     def __init__(self, where: str, message: str, turn: int = 0) -> None:
         super().__init__(f"{where}: {message}")
         self.where, self.message, self.turn = where, message, turn
+
+
+class StepRefused(Exception):
+    """Step ``index`` (1-based) of a recorded turn is refused: by the rules (``error``,
+    the transition's refusal), or because the turn was over before it (``error`` None)."""
+
+    def __init__(self, index: int, error: DomainError | None) -> None:
+        super().__init__(error.message if error is not None else "the turn is over")
+        self.index, self.error = index, error
+
+
+class WrongStake(ValueError):
+    """A recorded offer names another stake than the rules' next, ``stake`` (S4)."""
+
+    def __init__(self, stake: int) -> None:
+        super().__init__(f"the next stake is {stake}")
+        self.stake = stake
+
+
+def play_turn(change: Change, game: Game, dice: tuple[int, int] | None,
+              steps: Iterable[AskedStep]) -> TurnResult:
+    """A recorded turn through the one turn path: its ``dice`` rolled (``None``: they are
+    already, backgammon's opening turn plays the roll-off's, H4), then its ``steps`` one
+    at a time, each taken from ``steps`` only after the one before is played. Raises
+    the roll's :class:`DomainError`, or :class:`StepRefused` naming the step."""
+    if dice is not None:
+        result = transitions.start_turn(change, game, dice)
+    else:
+        result = TurnResult(game.turn_state())
+    for index, step in enumerate(steps, start=1):
+        if result.state is None:
+            raise StepRefused(index, None)
+        try:
+            result = transitions.play(change, game, [step])
+        except DomainError as exc:
+            raise StepRefused(index, exc) from exc
+    return result
+
+
+def offer_and_answer(change: Change, game: Game, by: Side, stake: int,
+                     answer: str | None) -> None:
+    """A recorded offer of ``stake`` by ``by`` and its answer (``accept``, ``refuse``, or
+    none yet) through the one turn path (S2-S5, S7). Raises the offer's
+    :class:`DomainError`, or :class:`WrongStake` when the rules' next stake differs."""
+    offered = transitions.offer(change, game, by)
+    if offered != stake:
+        raise WrongStake(offered)
+    if answer == "accept":
+        transitions.accept(change, game, side_of(game.turn))
+    elif answer == "refuse":
+        transitions.refuse(change, game, side_of(game.turn))
 
 
 @dataclass(frozen=True)
@@ -117,26 +171,24 @@ class GameReplay:
             if side_of(record.side) != side:
                 raise ReplayError(where, f"it was {replayed.turn}'s turn, not {record.side}'s",
                                   expected)
-            index = 0
             try:
                 offers = self._offers(expected)
                 if replayed.is_over:
                     raise ReplayError(where, "the game was already over", expected)
                 before, first, stake = replayed.position, replayed.first_turn(side), replayed.stake
                 dice = (int(record.dice[0]), int(record.dice[1]))
-                result = transitions.start_turn(self.change, replayed, dice)
-                for step in record.steps:
-                    index += 1
-                    result = transitions.play(self.change, replayed,
-                                              [AskedStep(step["from"], step["to"], step["die"])])
+                result = play_turn(self.change, replayed, dice,
+                                   (AskedStep(s["from"], s["to"], s["die"]) for s in record.steps))
                 steps = tuple(Step(int(s["from"]), int(s["to"]), int(s.get("die") or 0))
                               for s in record.steps)
+            except StepRefused as refused:
+                raise ReplayError(f"{where}, step {refused.index}", str(refused),
+                                  expected) from None
             except (DomainError, ValueError, KeyError, IndexError, TypeError) as exc:
                 if isinstance(exc, ReplayError):
                     raise
                 message = getattr(exc, "message", None) or str(exc)
-                raise ReplayError(f"{where}, step {index}" if index else where, message,
-                                  expected) from None
+                raise ReplayError(where, message, expected) from None
             yield ReplayedTurn(record, expected, side, first, dice, steps, before,
                                replayed.position, replayed.position_key, stake, offers,
                                complete=result.state is None, passed=result.passed)
@@ -166,16 +218,12 @@ class GameReplay:
             if by != side_of(game.turn) or game.phase != GamePhase.ROLL:
                 raise ValueError(f"an offer by {offer['by']} before turn {before_turn}, "
                                  f"when {game.turn or 'nobody'} was to roll")
-            stake_before = game.stake
-            stake = transitions.offer(self.change, game, by)
-            if stake != offer["stake"]:
+            stake_before, answer = game.stake, offer.get("answer")
+            try:
+                offer_and_answer(self.change, game, by, offer["stake"], answer)
+            except WrongStake as wrong:
                 raise ValueError(f"an offer of {offer['stake']} where the next stake is "
-                                 f"{stake}")
-            answer = offer.get("answer")
-            if answer == "accept":
-                transitions.accept(self.change, game, side_of(game.turn))
-            elif answer == "refuse":
-                transitions.refuse(self.change, game, side_of(game.turn))
+                                 f"{wrong.stake}") from None
             made.append(ReplayedOffer(before_turn, by, stake_before, int(offer["stake"]),
                                       answer if answer in ("accept", "refuse") else None))
         return tuple(made)
