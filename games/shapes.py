@@ -47,7 +47,7 @@ CONCEDED = tuple(name for name, _ in board_results())
 """What a win was worth on the board: a result name of H15 (no resignation, no refusal)."""
 ANALYSIS_STATES = ("queued", "running", "done", "failed")
 """A game review's states (``reviews.models.Analysis.State``, whose values these are:
-tests/games/test_analysis_review.py), one enum in the schema."""
+tests/architecture/test_reviews_app.py), one enum in the schema."""
 
 # --- the board and steps --------------------------------------------------------------------
 
