@@ -24,7 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from accounts.models import User
-from games import opponents, selectors, services
+from games import opponents, review_hooks, selectors, services
 from games.board_svg import board_svg
 from games.models import MATCH_LENGTHS, Event, Game, Match, Turn, color_of, side_of
 from games.selectors import steps_text
@@ -316,11 +316,9 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     @admin.display(description="analyses")
     def analysis_summary(self, match: Match) -> str:
-        """Issue 24: each analysis's state and, when done, each side's error rate, rating,
-        marks and luck over the match's games."""
-        from games.analysis_admin import summary
-
-        return summary(match)
+        """Each analysis's state and, when done, each side's error rate, rating, marks and
+        luck over the match's games (the game review's, :mod:`games.review_hooks`)."""
+        return review_hooks.review().match_summary(match)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return super().get_queryset(request).annotate(
@@ -440,11 +438,9 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     @admin.display(description="analyses")
     def analysis_summary(self, game: Game) -> str:
-        """Issue 24 item 6: each analysis of the match and, when done, this game's
-        figures per side."""
-        from games.analysis_admin import game_summary
-
-        return game_summary(game)
+        """Each analysis of the match and, when done, this game's figures per side (the
+        game review's, :mod:`games.review_hooks`)."""
+        return review_hooks.review().game_summary(game)
 
     @admin.display(description="commitment and seed")
     def dice_fairness(self, game: Game) -> str:

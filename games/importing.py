@@ -10,6 +10,7 @@ naming the line, anything the rules reject. The text is read by the engine
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 
 from django.db import transaction
 
@@ -28,6 +29,7 @@ from games.models import (
     side_of,
 )
 from games.permissions import require_active_players
+from games.replay import StepRefused, WrongStake, offer_and_answer, play_turn
 from games.unit_of_work import Change
 from nard_site.domain import DomainError
 from nardy import DEFAULT_RULES, RULESETS, WHITE, AskedStep, Side, side_name
@@ -109,21 +111,18 @@ def _header_stakes(record: MatchRecord) -> tuple[str, str]:
 
 
 def _offer(change: Change, game: Game, offer: OfferLine) -> None:
-    """An offer and its answer (S2-S5, S7), through the one turn path."""
+    """An offer and its answer (S2-S5, S7), as a stored one is replayed
+    (:func:`games.replay.offer_and_answer`)."""
     if offer.answer_side is not None and offer.answer_side == offer.side:
         raise RecordError(offer.answer_line, "the offerer's opponent answers (S4)",
                           reason="offer")
     try:
-        stake = transitions.offer(change, game, offer.side)
+        offer_and_answer(change, game, offer.side, offer.stake, offer.answer)
+    except WrongStake as wrong:
+        raise RecordError(offer.line, f"the next stake is {wrong.stake} (S4)",
+                          reason="offer") from None
     except DomainError as exc:
         raise RecordError(offer.line, exc.message, reason="offer") from None
-    if stake != offer.stake:
-        raise RecordError(offer.line, f"the next stake is {stake} (S4)", reason="offer")
-    answerer = side_of(game.turn)
-    if offer.answer == "accept":
-        transitions.accept(change, game, answerer)
-    elif offer.answer == "refuse":
-        transitions.refuse(change, game, answerer)
 
 
 def _header_date(record: MatchRecord) -> dt.datetime | None:
@@ -177,7 +176,8 @@ def _roll_off(change: Change, game: Game, record: GameRecord,
 
 
 def _play_turn(change: Change, game: Game, line: TurnLine, resigns_next: bool) -> None:
-    """One turn, exactly as the live services play it (:mod:`games.transitions`)."""
+    """One turn, as a stored one is replayed (:func:`games.replay.play_turn`, through
+    :mod:`games.transitions`, exactly as the live services play it)."""
     where = line.line
     if game.is_over:
         raise RecordError(where, f"game {game.number} is over (R28): no turn after the "
@@ -197,33 +197,35 @@ def _play_turn(change: Change, game: Game, line: TurnLine, resigns_next: bool) -
             raise RecordError(line.offer.line, "only the side to roll may offer (S3)",
                               reason="offer")
         _offer(change, game, line.offer)
-    if game.phase == GamePhase.ROLL:
-        try:
-            result = transitions.start_turn(change, game, line.dice)
-        except DomainError as exc:
-            raise RecordError(where, exc.message) from None
-    elif game.turns != line.number or sorted(game.dice or ()) != sorted(line.dice):
-        raise RecordError(where, "the dice of the first turn are the roll-off's (H4)",
-                          reason="roll_off")
-    else:
-        state = game.turn_state()
-        assert state is not None
-        result = transitions.TurnResult(state)
-    state = result.state
-    for index, (text, wanted) in enumerate(line.steps, start=1):
-        if state is None:
+    dice: tuple[int, int] | None = line.dice
+    if game.phase != GamePhase.ROLL:  # the opening turn plays the roll-off's dice (H4)
+        if game.turns != line.number or sorted(game.dice or ()) != sorted(line.dice):
+            raise RecordError(where, "the dice of the first turn are the roll-off's (H4)",
+                              reason="roll_off")
+        dice = None
+
+    def asked() -> Iterator[AskedStep]:
+        """The line's steps, each read when it is played: ``N/off``'s die is the dice
+        left then (:func:`nardy.record.bear_off_die`)."""
+        for _, wanted in line.steps:
+            state = game.turn_state()
+            die = bear_off_die(wanted, state.dice_left) if state is not None else wanted.die
+            yield AskedStep(wanted.src, wanted.dst, die or None)
+
+    try:
+        result = play_turn(change, game, dice, asked())
+    except StepRefused as refused:
+        index, exc = refused.index, refused.error
+        text = line.steps[index - 1][0]
+        if exc is None:
             raise RecordError(where, f"step {index} ({text}) is illegal: the turn is over",
-                              reason="turn_over")
-        try:
-            die = bear_off_die(wanted, state.dice_left)
-            result = transitions.play(change, game,
-                                      [AskedStep(wanted.src, wanted.dst, die or None)])
-        except DomainError as exc:
-            reason = exc.details.get("reason", "illegal_move")
-            raise RecordError(where, f"step {index} ({text}) is illegal: "
-                                     f"{getattr(exc.__cause__, 'message', exc.message)}",
-                              reason=reason) from None
-        state = result.state
+                              reason="turn_over") from None
+        raise RecordError(where, f"step {index} ({text}) is illegal: "
+                                 f"{getattr(exc.__cause__, 'message', exc.message)}",
+                          reason=exc.details.get("reason", "illegal_move")) from None
+    except DomainError as exc:  # the roll
+        raise RecordError(where, exc.message) from None
+    state = result.state
     if line.pass_reason is not None:
         if not result.passed:
             why = ("the game is over" if game.is_over

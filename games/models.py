@@ -6,7 +6,7 @@ The database keeps what must hold (constraints below); the rules themselves live
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -458,38 +458,3 @@ class WorkerLease(models.Model):
 
     def __str__(self) -> str:
         return f"worker {self.worker_id}"
-
-
-class Analysis(models.Model):
-    """A game review of a finished match at one depth (games/analysis_service.py):
-    one per match and depth, queued on the task queue, its results kept as JSON."""
-
-    class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    OPEN: ClassVar[tuple[str, ...]] = (State.QUEUED, State.RUNNING)
-    """The states of a review still to come (its match's stream stays open for it)."""
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
-    depth = models.PositiveSmallIntegerField()
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.SET_NULL, related_name="+")
-    state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
-    turns_done = models.PositiveIntegerField(default=0)
-    turns_total = models.PositiveIntegerField(default=0)
-    results = models.JSONField(null=True, blank=True,
-                               help_text="Per game: computer.review.GameReview.as_dict().")
-    error = models.TextField(blank=True, help_text="Why it failed (a record that does not "
-                                                   "replay).")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["match", "depth"],
-                                               name="analysis_match_depth_unique")]
-
-    def __str__(self) -> str:
-        return f"Analysis of {self.match} at {self.depth}-ply ({self.state})"

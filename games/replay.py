@@ -1,103 +1,268 @@
-"""Rebuild a stored game from its per-move records and compare it with its snapshot.
+"""A stored game's per-move records, replayed: the one walk from records to turns.
 
-The replay plays the records through the one turn path (:mod:`games.transitions`) on
-an in-memory copy of the game that is never written, so a stored game is checked by
-exactly the code that played it; the first step that fails is reported.
+:class:`GameReplay` plays a game's records (its ``Turn`` rows: dice and steps, and the
+game's offers with their answers) through the one turn path (:mod:`games.transitions`) on
+an in-memory copy of the game that is never written, so a stored game is read back by
+exactly the code that played it. Each turn comes out as the engine's values
+(:class:`ReplayedTurn`: the position before and after, the side, its first-turn flag, the
+dice, the steps, the stake, the offers made before its roll); the first record the rules
+refuse raises :class:`ReplayError` saying where.
+
+Every reader of a stored game walks it here: ``manage.py verify_games``
+(:func:`replay_problems`, which compares the replay with the stored snapshot), the
+positions of a game's replay (:func:`games.selectors.game_positions_json`) and the game
+review's inputs (``reviews.inputs``). The import of a text record
+(:mod:`games.importing`) plays each of its turns and offers by the same two functions,
+:func:`play_turn` and :func:`offer_and_answer`: a record, stored or written, becomes a
+turn one way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
 from games import transitions
 from games.models import RESIGNATIONS, Game, GamePhase, Match, MatchStatus, side_of
+from games.models import Turn as TurnRecord
+from games.transitions import TurnResult
 from games.unit_of_work import Change
 from nard_site.domain import DomainError
-from nardy import AskedStep
+from nardy import AskedStep, BoardPosition, Side, Step
 
 _NO_LIMIT = 10**6  # the copy's match length: the replayed game never ends the match
 
 
-def _replay_offers(change: Change, game: Game, offers: list[dict], before_turn: int) -> None:
-    """The stored offers that came before turn ``before_turn``, with their answers
-    (S2-S5, S7), through the one turn path."""
-    while offers and offers[0]["before_turn"] == before_turn:
-        offer = offers.pop(0)
-        if side_of(offer["by"]) != side_of(game.turn) or game.phase != GamePhase.ROLL:
-            raise ValueError(f"an offer by {offer['by']} before turn {before_turn}, when "
-                             f"{game.turn or 'nobody'} was to roll")
-        stake = transitions.offer(change, game, side_of(offer["by"]))
-        if stake != offer["stake"]:
-            raise ValueError(f"an offer of {offer['stake']} where the next stake is {stake}")
-        if offer.get("answer") == "accept":
-            transitions.accept(change, game, side_of(game.turn))
-        elif offer.get("answer") == "refuse":
-            transitions.refuse(change, game, side_of(game.turn))
+class ReplayError(ValueError):
+    """A record the rules refuse: ``where`` it is (``turn 3``, ``turn 3, step 2``, ``after
+    turn 40``), ``turn`` its number (0 when after the turns) and ``message`` why."""
+
+    def __init__(self, where: str, message: str, turn: int = 0) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where, self.message, self.turn = where, message, turn
+
+
+class StepRefused(Exception):
+    """Step ``index`` (1-based) of a recorded turn is refused: by the rules (``error``,
+    the transition's refusal), or because the turn was over before it (``error`` None)."""
+
+    def __init__(self, index: int, error: DomainError | None) -> None:
+        super().__init__(error.message if error is not None else "the turn is over")
+        self.index, self.error = index, error
+
+
+class WrongStake(ValueError):
+    """A recorded offer names another stake than the rules' next, ``stake`` (S4)."""
+
+    def __init__(self, stake: int) -> None:
+        super().__init__(f"the next stake is {stake}")
+        self.stake = stake
+
+
+def play_turn(change: Change, game: Game, dice: tuple[int, int] | None,
+              steps: Iterable[AskedStep]) -> TurnResult:
+    """A recorded turn through the one turn path: its ``dice`` rolled (``None``: they are
+    already, backgammon's opening turn plays the roll-off's, H4), then its ``steps`` one
+    at a time, each taken from ``steps`` only after the one before is played. Raises
+    the roll's :class:`DomainError`, or :class:`StepRefused` naming the step."""
+    if dice is not None:
+        result = transitions.start_turn(change, game, dice)
+    else:
+        result = TurnResult(game.turn_state())
+    for index, step in enumerate(steps, start=1):
+        if result.state is None:
+            raise StepRefused(index, None)
+        try:
+            result = transitions.play(change, game, [step])
+        except DomainError as exc:
+            raise StepRefused(index, exc) from exc
+    return result
+
+
+def offer_and_answer(change: Change, game: Game, by: Side, stake: int,
+                     answer: str | None) -> None:
+    """A recorded offer of ``stake`` by ``by`` and its answer (``accept``, ``refuse``, or
+    none yet) through the one turn path (S2-S5, S7). Raises the offer's
+    :class:`DomainError`, or :class:`WrongStake` when the rules' next stake differs."""
+    offered = transitions.offer(change, game, by)
+    if offered != stake:
+        raise WrongStake(offered)
+    if answer == "accept":
+        transitions.accept(change, game, side_of(game.turn))
+    elif answer == "refuse":
+        transitions.refuse(change, game, side_of(game.turn))
+
+
+@dataclass(frozen=True)
+class ReplayedOffer:
+    """An offer to raise the stake (S2-S5, S7) and its answer, as the replay made it."""
+
+    before_turn: int
+    by: Side
+    stake_before: int
+    stake: int
+    answer: str | None
+    """``accept``, ``refuse``, or ``None`` while it waits (or the game ended on it)."""
+
+
+@dataclass(frozen=True)
+class ReplayedTurn:
+    """One turn of a stored game as the replay played it."""
+
+    record: TurnRecord
+    number: int
+    side: Side
+    first_turn: bool
+    """Whether it was its side's first turn (R11's head rule, H4)."""
+    dice: tuple[int, int]
+    steps: tuple[Step, ...]
+    """The steps as recorded (a die of 0 where the record names none)."""
+    before: BoardPosition
+    after: BoardPosition
+    """The board after its steps (the game's board now for a turn still being played)."""
+    after_key: str
+    stake: int
+    """The game's stake while it was played (after the offers before its roll)."""
+    offers: tuple[ReplayedOffer, ...]
+    """The offers made before its roll, in order."""
+    complete: bool
+    """Every die the rules allow was played, or the game ended on it."""
+    passed: bool
+    """It ended on a pass (R23): dice left that nothing can play."""
+
+
+class GameReplay:
+    """The replay of ``game``'s records (module docstring): iterate :meth:`turns`, then
+    :meth:`finish` for what follows the last turn; :attr:`game` is the replayed copy."""
+
+    def __init__(self, game: Game) -> None:
+        self.stored = game
+        match = game.match
+        copy = Match(rules=match.rules, length=_NO_LIMIT, status=MatchStatus.ACTIVE,
+                     version=0, hotseat=match.hotseat, stakes=match.stakes,
+                     progression=match.progression, crawford_game=match.crawford_game)
+        if match.length == 1:
+            copy.length = 1  # S7: a 1-point match has no offers
+        self.change = Change(copy, commit_dice=False)  # the record's dice are played
+        starter = side_of(game.starter) if game.starter else None
+        self.game = transitions.new_game(self.change, game.number, starter)  # the roll-off
+        self.records = list(game.turn_records.order_by("number"))
+        self.offers: list[dict[str, Any]] = list(game.offers)
+        """The stored offers not replayed yet."""
+        self.final_offers: tuple[ReplayedOffer, ...] = ()
+        """The offers after the last turn (:meth:`finish`): one refused ends the game."""
+
+    @property
+    def resigned(self) -> bool:
+        """The stored game ended by a resignation (by the player, or on the clock)."""
+        return self.stored.end_reason in RESIGNATIONS
+
+    def turns(self) -> Iterator[ReplayedTurn]:
+        """Each recorded turn, replayed; raises :class:`ReplayError` at the first the
+        rules refuse."""
+        replayed = self.game
+        for expected, record in enumerate(self.records, start=1):
+            where = f"turn {record.number}"
+            if record.number != expected:
+                raise ReplayError(where, f"expected turn number {expected}", expected)
+            if replayed.is_over:
+                raise ReplayError(where, "the game was already over", expected)
+            side = side_of(replayed.turn)
+            if side_of(record.side) != side:
+                raise ReplayError(where, f"it was {replayed.turn}'s turn, not {record.side}'s",
+                                  expected)
+            try:
+                offers = self._offers(expected)
+                if replayed.is_over:
+                    raise ReplayError(where, "the game was already over", expected)
+                before, first, stake = replayed.position, replayed.first_turn(side), replayed.stake
+                dice = (int(record.dice[0]), int(record.dice[1]))
+                result = play_turn(self.change, replayed, dice,
+                                   (AskedStep(s["from"], s["to"], s["die"]) for s in record.steps))
+                steps = tuple(Step(int(s["from"]), int(s["to"]), int(s.get("die") or 0))
+                              for s in record.steps)
+            except StepRefused as refused:
+                raise ReplayError(f"{where}, step {refused.index}", str(refused),
+                                  expected) from None
+            except (DomainError, ValueError, KeyError, IndexError, TypeError) as exc:
+                if isinstance(exc, ReplayError):
+                    raise
+                message = getattr(exc, "message", None) or str(exc)
+                raise ReplayError(where, message, expected) from None
+            yield ReplayedTurn(record, expected, side, first, dice, steps, before,
+                               replayed.position, replayed.position_key, stake, offers,
+                               complete=result.state is None, passed=result.passed)
+
+    def finish(self) -> None:
+        """After the last turn: the offers that follow it (:attr:`final_offers`), and the
+        resignation that ended the stored game, if one did."""
+        after = len(self.records)
+        try:
+            self.final_offers = self._offers(after + 1)
+        except (DomainError, ValueError) as exc:
+            raise ReplayError(f"after turn {after}",
+                              str(getattr(exc, "message", None) or exc)) from None
+        stored, replayed = self.stored, self.game
+        if self.resigned and not replayed.is_over:
+            transitions.resign(self.change, replayed,
+                               1 - side_of(stored.winner) if stored.winner else 0,
+                               stored.end_reason)
+
+    def _offers(self, before_turn: int) -> tuple[ReplayedOffer, ...]:
+        """The stored offers that came before turn ``before_turn``, with their answers
+        (S2-S5, S7), through the one turn path."""
+        game, made = self.game, []
+        while self.offers and self.offers[0]["before_turn"] == before_turn:
+            offer = self.offers.pop(0)
+            by = side_of(offer["by"])
+            if by != side_of(game.turn) or game.phase != GamePhase.ROLL:
+                raise ValueError(f"an offer by {offer['by']} before turn {before_turn}, "
+                                 f"when {game.turn or 'nobody'} was to roll")
+            stake_before, answer = game.stake, offer.get("answer")
+            try:
+                offer_and_answer(self.change, game, by, offer["stake"], answer)
+            except WrongStake as wrong:
+                raise ValueError(f"an offer of {offer['stake']} where the next stake is "
+                                 f"{wrong.stake}") from None
+            made.append(ReplayedOffer(before_turn, by, stake_before, int(offer["stake"]),
+                                      answer if answer in ("accept", "refuse") else None))
+        return tuple(made)
 
 
 def replay_problems(game: Game) -> list[str]:
     """What differs between the replay of ``game``'s turns and what is stored (empty: none)."""
-    match = game.match
-    copy = Match(rules=match.rules, length=_NO_LIMIT, status=MatchStatus.ACTIVE, version=0,
-                 hotseat=match.hotseat, stakes=match.stakes, progression=match.progression,
-                 crawford_game=match.crawford_game)
-    if match.length == 1:
-        copy.length = 1  # S7: a 1-point match has no offers
-    change = Change(copy, commit_dice=False)  # the record's dice are played
-    turns = list(game.turn_records.order_by("number"))
-    starter = side_of(game.starter) if game.starter else None
-    replayed = transitions.new_game(change, game.number, starter)  # the roll-off decided
-    resigned = game.end_reason in RESIGNATIONS  # by the player, or on the clock
+    replay = GameReplay(game)
+    replayed, records = replay.game, replay.records
     problems: list[str] = []
-    offers = list(game.offers)
-    for expected_number, turn in enumerate(turns, start=1):
-        where = f"turn {turn.number}"
-        if turn.number != expected_number:
-            return [f"{where}: expected turn number {expected_number}"]
-        if replayed.is_over:
-            return [f"{where}: the game was already over"]
-        if side_of(turn.side) != side_of(replayed.turn):
-            return [f"{where}: it was {replayed.turn}'s turn, not {turn.side}'s"]
-        index = 0
-        try:
-            _replay_offers(change, replayed, offers, turn.number)
-            if replayed.is_over:
-                return [f"{where}: the game was already over"]
-            result = transitions.start_turn(change, replayed, (turn.dice[0], turn.dice[1]))
-            for step in turn.steps:
-                index += 1
-                result = transitions.play(change, replayed,
-                                          [AskedStep(step["from"], step["to"], step["die"])])
-        except (DomainError, ValueError, KeyError, IndexError, TypeError) as exc:
-            message = getattr(exc, "message", None) or str(exc)
-            return [f"{where}, step {index}: {message}" if index else f"{where}: {message}"]
-        last = turn is turns[-1]
-        if turn.finished_at is not None:
-            resigned_here = resigned and last
-            if result.state is not None and not resigned_here:
-                problems.append(f"{where}: the record stops while dice can still be played")
-            expected_pass = transitions.NO_LEGAL_MOVE if result.passed else ""
-            if turn.pass_reason != expected_pass and not resigned_here:
-                problems.append(f"{where}: pass reason {turn.pass_reason!r}, "
-                                f"replay says {expected_pass!r}")
-            if turn.position_after and turn.position_after != replayed.position_key:
-                problems.append(f"{where}: position after is {turn.position_after}, "
-                                f"replay gives {replayed.position_key}")
     try:
-        _replay_offers(change, replayed, offers, len(turns) + 1)
-    except (DomainError, ValueError) as exc:
-        return [f"after turn {len(turns)}: {getattr(exc, 'message', None) or exc}"]
-    if offers:
-        problems.append(f"offers {offers} do not fit the turns")
-    if resigned and not replayed.is_over:
-        transitions.resign(change, replayed, 1 - side_of(game.winner) if game.winner else 0,
-                           game.end_reason)
+        for turn in replay.turns():
+            record, where = turn.record, f"turn {turn.record.number}"
+            if record.finished_at is None:
+                continue
+            resigned_here = replay.resigned and record is records[-1]
+            if not turn.complete and not resigned_here:
+                problems.append(f"{where}: the record stops while dice can still be played")
+            expected_pass = transitions.NO_LEGAL_MOVE if turn.passed else ""
+            if record.pass_reason != expected_pass and not resigned_here:
+                problems.append(f"{where}: pass reason {record.pass_reason!r}, "
+                                f"replay says {expected_pass!r}")
+            if record.position_after and record.position_after != turn.after_key:
+                problems.append(f"{where}: position after is {record.position_after}, "
+                                f"replay gives {turn.after_key}")
+        replay.finish()
+    except ReplayError as error:  # the first record the rules refuse: nothing after it
+        return [str(error)]
+    if replay.offers:
+        problems.append(f"offers {replay.offers} do not fit the turns")
     if replayed.position_key != game.position_key:
         problems.append(f"snapshot board {game.position_key} differs from the replay "
                         f"{replayed.position_key}")
     if (game.white_first_turn, game.black_first_turn) != (replayed.white_first_turn,
                                                            replayed.black_first_turn):
         problems.append("first-turn flags differ from the replay")
-    if game.turns != len(turns):
-        problems.append(f"snapshot counts {game.turns} turns, {len(turns)} are recorded")
+    if game.turns != len(records):
+        problems.append(f"snapshot counts {game.turns} turns, {len(records)} are recorded")
     if game.phase == GamePhase.MOVE and game.turn_key != replayed.turn_key:
         problems.append("the turn in progress (dice left, head counter) differs from the replay")
     if (game.stake, game.stake_holder, game.offer_by) != (

@@ -10,10 +10,9 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
 from accounts.stats import RulesStats, Stats, empty_stats
-from games import dice, fairness, presence, shapes, store
+from games import dice, fairness, presence, review_hooks, shapes, store
 from games.models import (
     RESIGNATIONS,
-    Analysis,
     Color,
     EndReason,
     Event,
@@ -26,6 +25,7 @@ from games.models import (
     side_of,
 )
 from games.models import Turn as TurnRecord
+from games.replay import GameReplay, ReplayError
 from games.transitions import game_points, legal_steps_json
 from nardy import (
     RULESETS,
@@ -314,7 +314,7 @@ def turn_list_json(game: Game) -> list[shapes.Turn]:
 def match_review_open(match_id: int) -> bool:
     """Whether a game review of the match is queued or running: the match's stream stays
     open for its ``analysis`` events though the match is over."""
-    return Analysis.objects.filter(match_id=match_id, state__in=Analysis.OPEN).exists()
+    return review_hooks.review().is_open(match_id)
 
 
 def match_last_event_seq(match_id: int) -> int:
@@ -324,23 +324,27 @@ def match_last_event_seq(match_id: int) -> int:
 
 
 def game_positions_json(game: Game, perspective: Side) -> list[shapes.GamePosition]:
-    """The board before the game's first turn (``turn`` 0) and after
-    each of its turns, in ``perspective``'s numbering, for a replay. The boards are the
-    ones the engine wrote when each turn ended (``position_after``); a turn still being
-    played shows the game's board now. Each entry names the match's analyses (depth and
+    """The board before the game's first turn (``turn`` 0) and after each of its turns,
+    in ``perspective``'s numbering, for a replay: the one replay of the stored records
+    (:class:`games.replay.GameReplay`), so a turn still being played shows the game's
+    board now. Should a record not replay, the turns from it show the boards stored when
+    each ended (``position_after``). Each entry names the match's analyses (depth and
     state), so a replay asks for a review only when there is one."""
     rs = game.match.ruleset
-    analyses: list[shapes.AnalysisBrief] = [
-        {"depth": depth, "state": state} for depth, state
-        in game.match.analyses.order_by("-depth").values_list("depth", "state")]
+    analyses = review_hooks.review().briefs(game.match)
+    replay = GameReplay(game)
+    boards: list[tuple[int, str, BoardPosition]] = []
+    try:
+        boards += [(t.number, t.record.side, t.after) for t in replay.turns()]
+    except ReplayError:
+        boards += [(t.number, t.side, rs.position_from_id(t.position_after)
+                    if t.position_after else game.position)
+                   for t in replay.records[len(boards):]]
     out: list[shapes.GamePosition] = [
         {"turn": 0, "side": None, "board": board_json(rs.initial(), perspective),
          "analyses": analyses}]
-    for turn in turn_list(game):
-        position = (rs.position_from_id(turn.position_after) if turn.position_after
-                    else game.position)
-        out.append({"turn": turn.number, "side": turn.side,
-                    "board": board_json(position, perspective), "analyses": analyses})
+    out += [{"turn": number, "side": side, "board": board_json(position, perspective),
+             "analyses": analyses} for number, side, position in boards]
     return out
 
 

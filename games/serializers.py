@@ -240,7 +240,7 @@ class LegalPlaysInputSerializer(serializers.Serializer):
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         """The board's common fields are validated above; the fields the rule set's
         codec adds (``codec.fields``; none in the built-in games) are passed through as
-        sent, for the codec to read (``games.analysis``)."""
+        sent, for the codec to read (``games.legal_plays``)."""
         extra = ruleset(data["rules"]).codec.fields
         sent = self.initial_data.get("board") if isinstance(self.initial_data, dict) else None
         if extra and isinstance(sent, dict):

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from games.models import (
-    Analysis,
     EndReason,
     GamePhase,
     MatchStatus,
@@ -46,8 +45,9 @@ MAY_OFFER = ("both", *SIDE_NAMES, "none")
 """Who holds the right to offer (S2): both sides, one side, or nobody."""
 CONCEDED = tuple(name for name, _ in board_results())
 """What a win was worth on the board: a result name of H15 (no resignation, no refusal)."""
-ANALYSIS_STATES = tuple(Analysis.State.values)
-"""A game review's states (games.models.Analysis.State), one enum in the schema."""
+ANALYSIS_STATES = ("queued", "running", "done", "failed")
+"""A game review's states (``reviews.models.Analysis.State``, whose values these are:
+tests/architecture/test_reviews_app.py), one enum in the schema."""
 
 # --- the board and steps --------------------------------------------------------------------
 

@@ -4,15 +4,15 @@ leaves behind.
 
 - **The job** :func:`bot_turn` is :func:`games.bots.play` for a match at a version: a job
   for a version that is gone does nothing. This module imports :mod:`games.bots`, never
-  the other way round (issue 21 item 5).
+  the other way round.
 - **When**: after every committed change (:func:`committed`, the :mod:`games.notify`
   listener) where a built-in computer account may act now.
-- **In what order** (issue 22 item 6): not one FIFO. A job's priority is lower by the
+- **In what order**: not one FIFO. A job's priority is lower by the
   number of computer turns its match's owner (the account that made the match) already
   has queued or running, so the worker (which takes the highest priority first, then the
   oldest) serves the owners in turn: everyone's first pending turn before anyone's
   second. One account playing a hundred matches at once waits for itself, not the others.
-- **A lost worker** (issue 22 item 15): ``manage.py db_worker`` (this project's override,
+- **A lost worker**: ``manage.py db_worker`` (this project's override,
   :mod:`games.management.commands.db_worker`) holds a lease (:class:`WorkerLease`) it
   renews every ``WORKER_HEARTBEAT_SECONDS``. A computer job left RUNNING by a worker
   whose lease is older than ``WORKER_LEASE_SECONDS`` (killed, or stuck in one job for
@@ -38,7 +38,7 @@ from django_tasks.base import DEFAULT_TASK_PRIORITY, TASK_MIN_PRIORITY
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 
-from games import bots, opponents, store
+from games import bots, opponents, review_hooks, store
 from games.models import Match, MatchStatus, WorkerLease
 from nard_site import doorbell
 
@@ -55,7 +55,7 @@ WORKER_LOST = "games.tasks.WorkerLost"
 BELL = "tasks"
 """The doorbell (:mod:`nard_site.doorbell`) the worker sleeps on: rung when a job's row is
 committed (:func:`ring_the_worker`), so the worker takes it at once rather than at its next
-poll (issue 23 item 13)."""
+poll."""
 
 
 @task()
@@ -96,7 +96,7 @@ def enqueue(match: Match) -> None:
 def ring_the_worker(sender: type, **kwargs: object) -> None:
     """The ``task_enqueued`` receiver (connected in ``GamesConfig.ready``): every job of
     the database backend — a computer turn, a game review — rings the worker's doorbell
-    once its row is committed (issue 23 item 13)."""
+    once its row is committed."""
     if issubclass(sender, DatabaseBackend):
         doorbell.ring(BELL)
 
@@ -171,18 +171,18 @@ def reclaim(*, own: str | None = None) -> int:
     live = set(WorkerLease.objects.filter(heartbeat_at__gte=expired)
                .values_list("worker_id", flat=True)) - {own}
     reclaimed = 0
-    for job_id, args_kwargs, lost in _take_lost(BOT_TURN, live, now):
+    for job_id, args_kwargs, lost in take_lost(BOT_TURN, live, now):
         reclaimed += 1
         match_id = args_kwargs["args"][0]
         _log.warning("reclaimed the computer's job %s (match %s) lost with worker %s",
                      job_id, match_id, lost)
         requeue(match_id)
-    reclaimed += _lost_analyses(live, now)  # issue 24: the game reviews' jobs too
+    reclaimed += review_hooks.review().reclaim(live, now)  # the game reviews' jobs too
     WorkerLease.objects.filter(heartbeat_at__lt=expired).delete()  # (renewed if alive)
     return reclaimed
 
 
-def _take_lost(task_path: str, live: set[str], now: datetime
+def take_lost(task_path: str, live: set[str], now: datetime
                ) -> Iterator[tuple[Any, dict[str, Any], str | None]]:
     """Each job of ``task_path`` left RUNNING by a worker not in ``live``, marked FAILED
     here (``WorkerLost``): its id, arguments and lost worker. A job another worker
@@ -201,57 +201,6 @@ def _take_lost(task_path: str, live: set[str], now: datetime
             yield job_id, args_kwargs, lost
 
 
-__all__ = ["ANALYSE", "BELL", "BOT_TURN", "analyse", "bot_turn", "committed", "end_lease",
-           "enqueue", "pending", "priority_for", "reclaim", "renew_lease", "requeue", "resume",
-           "resume_analyses", "ring_the_worker"]
-
-
-ANALYSE = "games.tasks.analyse"
-ANALYSIS_QUEUE = "analysis"
-
-
-@task(queue_name=ANALYSIS_QUEUE)
-def analyse(analysis_id: int) -> str:
-    """A game review (issue 24): :func:`games.analysis_service.run_analysis`, on a queue
-    of its own (settings ``TASKS``): its worker never holds up a computer's turn."""
-    from games import analysis_service
-
-    return analysis_service.run_analysis(analysis_id)
-
-
-def _lost_analyses(live: set[str], now: datetime) -> int:
-    """Reclaim each review job left RUNNING by a worker without a live lease: marked
-    FAILED, its analysis queued again (or failed after its ``MAX_LOST``-th loss,
-    :func:`games.analysis_service.requeue_lost`)."""
-    from games import analysis_service
-
-    reclaimed = 0
-    for job_id, args_kwargs, lost in _take_lost(ANALYSE, live, now):
-        reclaimed += 1
-        analysis_id = args_kwargs["args"][0]
-        losses = DBTaskResult.objects.filter(
-            task_path=ANALYSE, status=TaskResultStatus.FAILED,
-            exception_class_path=WORKER_LOST, args_kwargs__args__0=analysis_id).count()
-        outcome = analysis_service.requeue_lost(analysis_id, losses=losses)
-        _log.warning("reclaimed the review job %s (analysis %s) lost with worker %s: %s",
-                     job_id, analysis_id, lost, outcome)
-    return reclaimed
-
-
-def resume_analyses() -> int:
-    """Queue again every analysis queued or running without a pending job (its enqueue
-    lost with a process killed just after the commit). Answers how many."""
-    from games.models import Analysis
-
-    if not isinstance(analyse.get_backend(), DatabaseBackend):
-        return 0
-    jobs = DBTaskResult.objects.filter(
-        task_path=ANALYSE, status__in=(TaskResultStatus.READY, TaskResultStatus.RUNNING))
-    pending_ids = {args["args"][0] for args in jobs.values_list("args_kwargs", flat=True)}
-    queued = 0
-    for analysis_id in (Analysis.objects.filter(state__in=(Analysis.State.QUEUED,
-                                                           Analysis.State.RUNNING))
-                        .exclude(pk__in=pending_ids).values_list("pk", flat=True)):
-        analyse.enqueue(analysis_id)
-        queued += 1
-    return queued
+__all__ = ["BELL", "BOT_TURN", "bot_turn", "committed", "end_lease", "enqueue", "pending",
+           "priority_for", "reclaim", "renew_lease", "requeue", "resume", "ring_the_worker",
+           "take_lost"]

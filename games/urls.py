@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
-from games import analysis_views, computer_views, rules_views, views
+from games import computer_views, rules_views, views
 
 router = SimpleRouter()
 router.register("matches", views.MatchViewSet, basename="match")
@@ -11,12 +11,8 @@ urlpatterns = [
     # Beside accounts/users/{name}/ (accounts.urls): the dice are the games' business.
     path("accounts/users/<str:username>/dice/", views.PlayerDiceView.as_view(),
          name="user-dice"),
-    path("accounts/users/<str:username>/review/", analysis_views.PlayerReviewView.as_view(),
-         name="user-review"),
     path("computer/", computer_views.ComputerLevelsView.as_view(), name="computer-levels"),
     path("rules/", rules_views.RuleSetsView.as_view(), name="rule-sets"),
     path("rules/<str:name>/", rules_views.RuleSetView.as_view(), name="rule-set"),
-    path("matches/<int:pk>/analysis/", analysis_views.MatchAnalysisView.as_view(),
-         name="match-analysis"),
     *router.urls,
 ]

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from games import analysis, analysis_service, clocks, importing, presence, selectors, services
+from games import clocks, importing, legal_plays, presence, review_hooks, selectors, services
 from games.exceptions import NotFound
 from games.models import Match
 from games.permissions import CanImportMatches
@@ -350,7 +350,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                 "Content-Disposition": f'attachment; filename="match-{match.pk}.mat"'})
         if request.accepted_renderer.format == "json":
             record = selectors.match_record(match)
-            analysis = analysis_service.exported(match)  # the game review
+            analysis = review_hooks.review().exported(match)  # the game review's, if any
             if analysis is not None:
                 record["analysis"] = dict(analysis)
             return Response(record)
@@ -379,7 +379,7 @@ class LegalPlaysView(APIView):
     @extend_schema(request=LegalPlaysInputSerializer, responses=LegalPlaysSerializer)
     def post(self, request: Request) -> Response:
         data = _valid(LegalPlaysInputSerializer, request.data)
-        return Response(analysis.legal_plays(
+        return Response(legal_plays.legal_plays(
             rules=data.get("rules") or DEFAULT_RULES, board=data["board"],
             dice=tuple(data["dice"]), first_turn=data["first_turn"]))
 

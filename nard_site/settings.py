@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "nard_site.api",
     "accounts",
     "games",
+    "reviews",
     "ratings",
     "live",
     "web",
@@ -363,7 +364,7 @@ _TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
 _task_backend = os.environ.get("TASKS_BACKEND") or "database"
 if _task_backend not in _TASK_BACKENDS:
     raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(_TASK_BACKENDS)}.")
-# Game reviews have a queue of their own ("analysis"), served by their own
+# Game reviews (reviews/) have a queue of their own ("analysis"), served by their own
 # worker (`db_worker --queue-name analysis`, niced by ANALYSIS_WORKER_NICE), so a review
 # never waits in front of the computer's turns; its job may run ANALYSIS_TASK_SECONDS
 # before its worker stops renewing its lease.

@@ -1,4 +1,4 @@
-# Issue 24: game review. The lead re-chains the migration numbers on merge.
+# The game review (its model moved to reviews: games.0010_analysis_to_reviews).
 
 import django.db.models.deletion
 from django.conf import settings

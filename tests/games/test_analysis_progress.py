@@ -1,4 +1,4 @@
-"""Issue 24 item 4: a game review's progress on the match's log (``analysis`` events),
+"""A game review's progress on the match's log (``analysis`` events),
 its own task queue, and the reclaim of a review whose worker died."""
 
 from __future__ import annotations
@@ -11,8 +11,11 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from rest_framework.test import APIClient
 
-from games import analysis_service, tasks
-from games.models import Analysis, Event, Match, WorkerLease
+from games import tasks
+from games.models import Event, Match, WorkerLease
+from reviews import services as review_services
+from reviews import tasks as review_tasks
+from reviews.models import Analysis
 from tests.games.test_record_round_trip import _play_randomly
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +47,7 @@ def test_a_run_logs_its_progress_on_the_match_log(database_tasks, finished):
     user, match = finished
     version = Match.objects.get(pk=match.pk).version
     analysis = _ask(user, match)
-    assert analysis_service.run_analysis(analysis.pk) == "done"
+    assert review_tasks.run_analysis(analysis.pk) == "done"
     analysis.refresh_from_db()
     events = list(Event.objects.filter(match=match, type="analysis").order_by("seq"))
     data = [e.data for e in events]
@@ -54,7 +57,7 @@ def test_a_run_logs_its_progress_on_the_match_log(database_tasks, finished):
                         "turns_total": analysis.turns_total}
     middle = [d["turns_done"] for d in data[1:-1]]
     assert middle and middle == sorted(set(middle))  # rising, every PROGRESS_EVERY turns
-    assert 0 < middle[0] <= analysis_service.PROGRESS_EVERY
+    assert 0 < middle[0] <= review_tasks.PROGRESS_EVERY
     assert middle[-1] <= analysis.turns_total
     assert all(d["state"] == "running" for d in data[1:-1])
     seqs = [e.seq for e in Event.objects.filter(match=match).order_by("seq")]
@@ -72,10 +75,10 @@ def test_a_failed_review_says_so_on_the_log(database_tasks, finished, monkeypatc
     analysis = _ask(user, match)
 
     def broken(game):
-        raise analysis_service.ReviewError("turn 3 does not replay")
+        raise review_tasks.ReviewError("turn 3 does not replay")
 
-    monkeypatch.setattr(analysis_service, "game_inputs", broken)
-    assert analysis_service.run_analysis(analysis.pk) == "failed"
+    monkeypatch.setattr(review_tasks, "game_inputs", broken)
+    assert review_tasks.run_analysis(analysis.pk) == "failed"
     last = Event.objects.filter(match=match, type="analysis").order_by("seq").last()
     assert last is not None and last.data["state"] == "failed"
 
@@ -83,15 +86,15 @@ def test_a_failed_review_says_so_on_the_log(database_tasks, finished, monkeypatc
 def test_reviews_have_their_own_queue(database_tasks, finished):
     user, match = finished
     _ask(user, match)
-    job = DBTaskResult.objects.get(task_path=tasks.ANALYSE)
-    assert job.queue_name == tasks.ANALYSIS_QUEUE == "analysis"
+    job = DBTaskResult.objects.get(task_path=review_tasks.ANALYSE)
+    assert job.queue_name == review_tasks.ANALYSIS_QUEUE == "analysis"
     assert not DBTaskResult.objects.filter(queue_name="default").exists()
 
 
 def test_a_review_lost_with_its_worker_is_queued_again_then_failed(database_tasks, finished):
     user, match = finished
     analysis = _ask(user, match)
-    job = DBTaskResult.objects.get(task_path=tasks.ANALYSE)
+    job = DBTaskResult.objects.get(task_path=review_tasks.ANALYSE)
     job.claim("analysis-worker")
     tasks.renew_lease("analysis-worker")
     Analysis.objects.filter(pk=analysis.pk).update(state=Analysis.State.RUNNING, turns_done=30)
@@ -104,7 +107,7 @@ def test_a_review_lost_with_its_worker_is_queued_again_then_failed(database_task
     assert DBTaskResult.objects.get(pk=job.pk).status == "FAILED"
     analysis.refresh_from_db()
     assert (analysis.state, analysis.turns_done) == (Analysis.State.QUEUED, 0)
-    again = DBTaskResult.objects.get(task_path=tasks.ANALYSE, status="READY")
+    again = DBTaskResult.objects.get(task_path=review_tasks.ANALYSE, status="READY")
     assert again.args_kwargs["args"] == [analysis.pk]
 
     again.claim("analysis-worker-2")  # ... and that worker dies too: failed for good
@@ -113,14 +116,14 @@ def test_a_review_lost_with_its_worker_is_queued_again_then_failed(database_task
     analysis.refresh_from_db()
     assert analysis.state == Analysis.State.FAILED
     assert "stopped 2 times" in analysis.error
-    assert not DBTaskResult.objects.filter(task_path=tasks.ANALYSE, status="READY").exists()
+    assert not DBTaskResult.objects.filter(task_path=review_tasks.ANALYSE, status="READY").exists()
 
 
 def test_an_analysis_without_a_job_is_queued_when_a_worker_starts(database_tasks, finished):
     user, match = finished
     analysis = _ask(user, match)
     DBTaskResult.objects.all().delete()  # the enqueue was lost
-    assert tasks.resume_analyses() == 1
-    assert DBTaskResult.objects.get(task_path=tasks.ANALYSE).args_kwargs["args"] == [
+    assert review_services.resume_analyses() == 1
+    assert DBTaskResult.objects.get(task_path=review_tasks.ANALYSE).args_kwargs["args"] == [
         analysis.pk]
-    assert tasks.resume_analyses() == 0
+    assert review_services.resume_analyses() == 0

@@ -1,11 +1,11 @@
-"""Issue 24: the review of stored games (games/analysis_review.py)."""
+"""The review of stored games (reviews/inputs.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games.analysis_review import ReviewError, game_inputs, match_context, review_stored_game
 from games.models import Turn, rules_names
+from reviews.inputs import ReviewError, game_inputs, match_context, review_stored_game
 from tests.games.test_record_round_trip import _play_randomly
 
 pytestmark = pytest.mark.django_db

@@ -1,12 +1,14 @@
-"""Issue 24: POST / GET matches/{id}/analysis/ (permissions, limits, states, results)."""
+"""POST / GET matches/{id}/analysis/ (permissions, limits, states, results)."""
 
 from __future__ import annotations
 
 import pytest
 from rest_framework.test import APIClient
 
-from games import analysis_service
-from games.models import Analysis, Turn
+from games.models import Turn
+from reviews import services as review_services
+from reviews import tasks as review_tasks
+from reviews.models import Analysis
 from tests.games.test_record_round_trip import _play_randomly
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +37,7 @@ def test_a_player_queues_it_and_anyone_reads_it_when_done(finished, settings):
     assert body["state"] in ("queued", "done")
     analysis = Analysis.objects.get(match=match, depth=0)
     if analysis.state == "queued":  # the database backend: run the job here
-        assert analysis_service.run_analysis(analysis.pk) == "done"
+        assert review_tasks.run_analysis(analysis.pk) == "done"
     read = _client().get(f"/api/v1/matches/{match.pk}/analysis/").json()
     assert read["state"] == "done"
     assert read["turns_done"] == read["turns_total"] > 0
@@ -72,8 +74,8 @@ def test_a_match_not_over_is_refused(make_user):
 
 def test_the_per_account_limit_answers_429(make_user, monkeypatch):
     user = make_user()
-    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
-    monkeypatch.setattr(analysis_service, "MAX_QUEUED", 1)
+    monkeypatch.setattr(review_services, "_enqueue", lambda analysis_id: None)
+    monkeypatch.setattr(review_services, "MAX_QUEUED", 1)
     first = _play_randomly(user, "backgammon", 1)
     second = _play_randomly(user, "backgammon", 2)
     assert _client(user).post(f"/api/v1/matches/{first.pk}/analysis/", {"depth": 0},
@@ -86,25 +88,25 @@ def test_the_per_account_limit_answers_429(make_user, monkeypatch):
 
 def test_a_record_that_does_not_replay_fails_whole(finished, monkeypatch):
     user, match = finished
-    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+    monkeypatch.setattr(review_services, "_enqueue", lambda analysis_id: None)
     game = match.games.order_by("number").first()
     Turn.objects.filter(game=game, number=1).update(steps=[{"from": 1, "to": 0, "die": 6}])
-    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
-    assert analysis_service.run_analysis(analysis.pk) == "failed"
+    analysis = review_services.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert review_tasks.run_analysis(analysis.pk) == "failed"
     analysis.refresh_from_db()
     assert analysis.state == "failed" and analysis.results is None
     assert "turn 1" in analysis.error
 
 
 def test_the_json_export_carries_the_review_once_done(finished, monkeypatch):
-    """Issue 24 item 7: the analysis in the match export (JSON)."""
+    """The analysis in the match export (JSON)."""
     user, match = finished
     url = f"/api/v1/matches/{match.pk}/export/?format=json"
     assert "analysis" not in _client().get(url).json()
-    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
-    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
+    monkeypatch.setattr(review_services, "_enqueue", lambda analysis_id: None)
+    analysis = review_services.request_analysis(match_id=match.pk, user=user, depth=0)
     assert "analysis" not in _client().get(url).json()  # queued: not yet
-    analysis_service.run_analysis(analysis.pk)
+    review_tasks.run_analysis(analysis.pk)
     exported = _client().get(url).json()
     assert exported["analysis"]["state"] == "done"
     assert exported["analysis"]["games"] == _client().get(

@@ -1,4 +1,4 @@
-"""Issue 23 item 11: GET matches/{id}/games/{n}/positions/ — the board before each turn
+"""GET matches/{id}/games/{n}/positions/ — the board before each turn
 and after it, for the page's replay, as the engine replays the record."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from games.analysis_review import game_inputs
 from games.models import rules_names
 from games.selectors import board_json
 from nardy import BLACK, WHITE
+from reviews.inputs import game_inputs
 from tests.games.test_record_round_trip import _play_randomly
 
 pytestmark = pytest.mark.django_db

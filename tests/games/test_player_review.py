@@ -1,4 +1,4 @@
-"""Issue 24 item 3: a player's game-review averages over their last N analysed games per
+"""A player's game-review averages over their last N analysed games per
 rule set (``GET accounts/users/{username}/review/``)."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games import services
-from games.analysis_selectors import player_review
-from games.models import Analysis, Match, rules_names
+from games.models import Match, rules_names
+from reviews.models import Analysis
+from reviews.selectors import player_review
 
 pytestmark = pytest.mark.django_db
 RULES = rules_names()

@@ -189,8 +189,9 @@ def test_a_finished_matchs_stream_stays_open_for_its_review(
         alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
     """Issue 27's leftover: a review's ``analysis`` events reach a finished match's reader
     as they are logged (no reconnect), and the stream ends after the review's last."""
-    from games import analysis_service, services
-    from games.models import Analysis
+    from games import services
+    from reviews import tasks as review_tasks
+    from reviews.models import Analysis
 
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
     bob.ok(match_id, "resign")
@@ -203,7 +204,7 @@ def test_a_finished_matchs_stream_stays_open_for_its_review(
                                               turns_done=0, turns_total=20)
         running = await reader.next()
         assert running is not None and json.loads(running["data"])["data"]["state"] == "running"
-        await db(analysis_service._finish)(analysis, Analysis.State.DONE, results=[])
+        await db(review_tasks.finish)(analysis, Analysis.State.DONE, results=[])
         return [running, *await reader.rest()]  # ends by itself after the review's last
 
     got = run(scenario)
@@ -216,7 +217,7 @@ def test_a_finished_matchs_stream_stays_open_for_its_review(
 @pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume")  # WSGI's read
 def test_a_queued_review_keeps_a_finished_match_from_answering_204(
         alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
-    from games.models import Analysis
+    from reviews.models import Analysis
 
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
     bob.ok(match_id, "resign")
@@ -239,8 +240,9 @@ def test_a_review_ending_while_the_stream_opens_is_not_missed(
     """The view asks whether a review is to come only of a finished match with nothing
     after the reader's seq, and reads the log's end again after it: a review that ends
     in between (its ``done`` event logged) is streamed, not answered 204."""
-    from games import analysis_service, selectors
-    from games.models import Analysis
+    from games import selectors
+    from reviews import tasks as review_tasks
+    from reviews.models import Analysis
 
     asked: list[int] = []
     real = selectors.match_review_open
@@ -257,7 +259,7 @@ def test_a_review_ending_while_the_stream_opens_is_not_missed(
 
     def ends_meanwhile(match_id: int) -> bool:
         asked.append(match_id)
-        analysis_service._finish(analysis, Analysis.State.DONE, results=[])
+        review_tasks.finish(analysis, Analysis.State.DONE, results=[])
         return real(match_id)  # no longer open: only the log's end tells
 
     monkeypatch.setattr(selectors, "match_review_open", ends_meanwhile)
@@ -271,8 +273,9 @@ def test_the_publisher_says_whether_the_stream_ends(
         alice: Any, bob: Any, scripted_dice: Any) -> None:
     """``Message.over`` (what every open stream of the match reads, without a query of
     its own): the match over and no review of it queued or running."""
-    from games.models import Analysis, Event, Match
+    from games.models import Event, Match
     from live.fanout import message
+    from reviews.models import Analysis
 
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
     events = list(Event.objects.filter(match_id=match_id))

@@ -138,7 +138,7 @@ def test_a_review_that_ends_unannounced_ends_its_streams_at_a_heartbeat(
     """With Redis the streams do not poll: one held open by a finished match's review reads
     the log at each heartbeat, so a review whose last event never came (its logging
     failed) ends the stream then, not after STREAM_MAX_SECONDS."""
-    from games.models import Analysis
+    from reviews.models import Analysis
 
     settings.STREAM_HEARTBEAT_SECONDS = 0.2
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Analysis
+from reviews.models import Analysis
 from tests.admin.conftest import resigned_match, short_match
 from tests.web.conftest import PASSWORD, shot
 from tests.web.test_browser import login

@@ -173,7 +173,7 @@ def test_an_unreviewed_game_replays_without_a_refused_request(open_page, make_us
     """The replay asks GET matches/{id}/analysis/ only when the positions name an analysis:
     no 404 (which chromium logs as a console error) for a game nobody reviewed; a match
     with one still shows it."""
-    from games.models import Analysis
+    from reviews.models import Analysis
 
     match = finished_match(make_user)
     page = open_page()

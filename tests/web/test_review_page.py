@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from games import analysis_service
-from games.models import Analysis
+from reviews import services as review_services
+from reviews import tasks as review_tasks
+from reviews.models import Analysis
 from tests.web.conftest import elsewhere, shot
 from tests.web.test_browser import api_get, login
 from tests.web.test_replay import api_board, at_index, finished_match, open_replay, shown_board
@@ -24,14 +25,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def no_queue(monkeypatch: pytest.MonkeyPatch) -> None:
     """Analyses are queued but not run: the test runs each (the task's own work)."""
-    monkeypatch.setattr(analysis_service, "_enqueue", lambda analysis_id: None)
+    monkeypatch.setattr(review_services, "_enqueue", lambda analysis_id: None)
 
 
 def analysed(make_user: Any, seed: int = 5) -> Any:
     match = finished_match(make_user, seed=seed)
-    analysis = analysis_service.request_analysis(match_id=match.pk, user=match.white,
+    analysis = review_services.request_analysis(match_id=match.pk, user=match.white,
                                                  depth=0)
-    assert analysis_service.run_analysis(analysis.pk) == "done"
+    assert review_tasks.run_analysis(analysis.pk) == "done"
     return match
 
 
@@ -124,10 +125,10 @@ def test_a_player_asks_for_the_review_and_sees_it_arrive(open_page, make_user, n
         assert time.monotonic() < deadline, "no analysis was asked for"
         time.sleep(0.05)
     analysis = Analysis.objects.get(match=match)
-    assert analysis.depth == analysis_service.DEFAULT_DEPTH
+    assert analysis.depth == review_services.DEFAULT_DEPTH
     # The depth the server chose is what it would run; here it runs at 0 plies, fast.
     Analysis.objects.filter(pk=analysis.pk).update(depth=0)
-    assert elsewhere(analysis_service.run_analysis, analysis_id=analysis.pk) == "done"
+    assert elsewhere(review_tasks.run_analysis, analysis_id=analysis.pk) == "done"
     page.wait_for_selector("#review[data-state=done] #review-table", timeout=20_000)
     assert page.locator("#equity-graph circle[data-turn]").count() == len(
         api_get(page, f"matches/{match.pk}/analysis/")["games"][0]["turns"])
@@ -159,8 +160,8 @@ def test_stake_decisions_in_the_move_list(open_page, make_user, no_queue):
 
     user = make_user("alice")
     match = _play_randomly(user, "backgammon", 3, length=3, stakes="cube", offer_at=3)
-    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
-    assert analysis_service.run_analysis(analysis.pk) == "done"
+    analysis = review_services.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert review_tasks.run_analysis(analysis.pk) == "done"
     page = open_page()
     open_replay(page, match.pk)
     page.wait_for_selector("#review-table")
@@ -201,8 +202,8 @@ def test_match_winning_chances_in_a_longer_match(open_page, make_user, no_queue)
 
     user = make_user("alice")
     match = _play_randomly(user, "long_nardy", 5, length=3)
-    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
-    assert analysis_service.run_analysis(analysis.pk) == "done"
+    analysis = review_services.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert review_tasks.run_analysis(analysis.pk) == "done"
     page = open_page(1280, 1000)
     open_replay(page, match.pk)
     page.wait_for_selector("#review-table")
@@ -265,8 +266,8 @@ def test_the_crawford_game_is_named(open_page, make_user, no_queue):
 
     user = make_user("alice")
     match = _play_randomly(user, "backgammon", 3, length=3, stakes="cube")
-    analysis = analysis_service.request_analysis(match_id=match.pk, user=user, depth=0)
-    assert analysis_service.run_analysis(analysis.pk) == "done"
+    analysis = review_services.request_analysis(match_id=match.pk, user=user, depth=0)
+    assert review_tasks.run_analysis(analysis.pk) == "done"
     page = open_page()
     games = api_get(page, f"matches/{match.pk}/analysis/")["games"]
     assert [g["match"]["after_crawford"] for g in games] == [False, True], games

@@ -15,18 +15,18 @@ This command overrides the one of ``django_tasks_db`` (``games`` comes first in
 - gives its lease up when it stops cleanly (SIGTERM/SIGINT end the loop after the current
   step; the exit is immediate only while it sleeps on the doorbell: :meth:`LeasedWorker.shutdown`);
 - sleeps between looks for work on the ``tasks`` doorbell (:mod:`nard_site.doorbell`):
-  :func:`games.tasks.ring_the_worker` rings it when a job's row is committed — ``NOTIFY``
-  on PostgreSQL, a Unix datagram on SQLite — so a computer turn is taken at once, not at
-  the next poll. ``--interval`` stays as the fallback poll (a ring
-  lost, a bell that could not be made).
+  :func:`games.tasks.ring_the_worker` rings it when a job's row is committed —
+  ``NOTIFY`` on PostgreSQL, a Unix datagram on SQLite — so a computer turn is taken at
+  once, not at the next poll. ``--interval`` stays as the fallback poll (a ring lost, a
+  bell that could not be made).
 
-Game reviews (``games.tasks.analyse``) run on their own queue, ``analysis``;
+Game reviews (``reviews.tasks.analyse``) run on their own queue, ``analysis``;
 ``db_worker --queue-name analysis`` serves it, at the lower CPU priority
 ``ANALYSIS_WORKER_NICE`` (``os.nice``), so the computer's turns on ``default`` never wait
 behind a review nor share the CPU with it equally. A review's job may run
 ``ANALYSIS_TASK_SECONDS`` before its lease lapses; a review left RUNNING by a dead worker
 is queued again (:func:`games.tasks.reclaim`), and one queued without a job is queued
-when a worker starts (:func:`games.tasks.resume_analyses`).
+when a worker starts (the review's ``resume``, :mod:`games.review_hooks`).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from django_tasks_db.management.commands import db_worker as base
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from games import tasks
+from games import review_hooks, tasks
 from nard_site import doorbell
 
 _log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class LeasedWorker(base.Worker):
         tasks.renew_lease(self.worker_id)
         tasks.reclaim(own=self.worker_id)
         tasks.resume()
-        tasks.resume_analyses()
+        review_hooks.review().resume()
         beat = threading.Thread(target=self._beat, name=f"lease-{self.worker_id}",
                                 daemon=True)
         beat.start()
@@ -164,7 +164,7 @@ class LeasedWorker(base.Worker):
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
         self._job_limit = float(settings.ANALYSIS_TASK_SECONDS
-                                if db_task_result.task_path == tasks.ANALYSE
+                                if db_task_result.task_path == review_hooks.review().task_path
                                 else settings.WORKER_TASK_SECONDS)
         self._job_started = time.monotonic()
         try:
@@ -202,7 +202,8 @@ class Command(base.Command):
         if reload and batch:
             reload = False
         queue_names = queue_name.split(",")
-        if queue_names == [tasks.ANALYSIS_QUEUE] and settings.ANALYSIS_WORKER_NICE > 0:
+        reviews_only = queue_names == [review_hooks.review().queue_name]
+        if reviews_only and settings.ANALYSIS_WORKER_NICE > 0:
             os.nice(settings.ANALYSIS_WORKER_NICE)  # reviews yield the CPU
         excluded = exclude_queues.split(",") if exclude_queues else []
         if excluded and "*" not in queue_names:

@@ -1,4 +1,5 @@
-"""Reads of the game review (issue 24): a player's averages over their last analysed games."""
+"""Reads of the game review: a match's analyses (its JSON, its latest, its export, whether
+one is still to come) and a player's averages over their last analysed games."""
 
 from __future__ import annotations
 
@@ -8,11 +9,49 @@ from django.db.models import Q
 
 from computer.review import MARKS
 from games import shapes
-from games.models import Analysis
+from games.models import Match
+from reviews.models import Analysis
 
 DEFAULT_LAST = 20
 """Games per rule set a player's averages count when the request names none."""
 MAX_LAST = 100
+
+
+def analysis_json(analysis: Analysis) -> shapes.MatchAnalysis:
+    done = analysis.state == Analysis.State.DONE
+    return {"depth": analysis.depth, "state": analysis.state,
+            "turns_done": analysis.turns_done, "turns_total": analysis.turns_total,
+            "error": analysis.error, "games": analysis.results if done else None}
+
+
+def latest(match: Match, depth: int | None = None) -> Analysis | None:
+    """The match's analysis at ``depth``, else its deepest done one, else its latest."""
+    found = Analysis.objects.filter(match=match)
+    if depth is not None:
+        return found.filter(depth=depth).first()
+    return (found.filter(state=Analysis.State.DONE).order_by("-depth").first()
+            or found.order_by("-created_at", "-pk").first())
+
+
+def exported(match: Match) -> shapes.MatchAnalysis | None:
+    """The match's deepest done analysis for its JSON export, if it has one."""
+    found = Analysis.objects.filter(match=match, state=Analysis.State.DONE).order_by(
+        "-depth").first()
+    return analysis_json(found) if found is not None else None
+
+
+def is_open(match_id: int) -> bool:
+    """Whether a review of the match is queued or running: the match's stream stays open
+    for its ``analysis`` events though the match is over."""
+    return Analysis.objects.filter(match_id=match_id, state__in=Analysis.OPEN).exists()
+
+
+def briefs(match: Match) -> list[shapes.AnalysisBrief]:
+    """The match's analyses, deepest first: depth and state (each replayed position
+    names them, so a replay asks for a review only when there is one)."""
+    return [{"depth": depth, "state": state} for depth, state
+            in Analysis.objects.filter(match=match).order_by("-depth")
+            .values_list("depth", "state")]
 
 
 def player_review(user: Any, last: int = DEFAULT_LAST) -> shapes.PlayerReview:

@@ -1,11 +1,20 @@
-"""The game review's summary on the admin's match and game pages (issue 24)."""
+"""The game review on the admin's match and game pages: a summary of each analysis.
+
+The pages are games' (:mod:`games.admin`), which never imports the review: they ask
+:func:`games.review_hooks.review` for their "Game review" section, and this module's
+:func:`summary` and :func:`game_summary` are what the reviews app registers there
+(``ReviewsConfig.ready``). A registry rather than unregistering games' ``MatchAdmin`` and
+``GameAdmin`` to register subclasses: that would hang on the order of ``INSTALLED_APPS``,
+would silently replace any other app's re-registration, and would have to repeat the
+pages' fieldsets to keep the section where it is."""
 
 from __future__ import annotations
 
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from games.models import Analysis, Game, Match
+from games.models import Game, Match
+from reviews.models import Analysis
 
 
 def side_totals(results: list[dict]) -> list[dict[str, float]]:

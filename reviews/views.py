@@ -1,4 +1,5 @@
-"""``POST`` / ``GET matches/{id}/analysis/``: game review (issue 24, docs/api.md)."""
+"""``POST`` / ``GET matches/{id}/analysis/`` and ``GET accounts/users/{name}/review/``: the
+game review (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from games import analysis_selectors, analysis_service, selectors, shapes
+from games import shapes
 from games.exceptions import NotFound
+from games.selectors import match_get
 from games.views import url_id
 from nard_site.api.shapes import schema_serializer
 from nard_site.domain import DomainError
+from reviews import selectors, services
 
 MatchAnalysisSerializer = schema_serializer(shapes.MatchAnalysis)
 PlayerReviewSerializer = schema_serializer(shapes.PlayerReview)
@@ -35,9 +38,9 @@ class MatchAnalysisView(APIView):
     @extend_schema(request=_REQUEST, responses={202: MatchAnalysisSerializer})
     def post(self, request: Request, pk: int) -> Response:
         depth = request.data.get("depth") if hasattr(request.data, "get") else None
-        analysis = analysis_service.request_analysis(match_id=url_id(str(pk)), user=request.user,
-                                                     depth=depth)
-        return Response(analysis_service.analysis_json(analysis),
+        analysis = services.request_analysis(match_id=url_id(str(pk)), user=request.user,
+                                             depth=depth)
+        return Response(selectors.analysis_json(analysis),
                         status=status.HTTP_202_ACCEPTED)
 
     @extend_schema(parameters=[OpenApiParameter("depth", int, required=False,
@@ -45,7 +48,7 @@ class MatchAnalysisView(APIView):
                                                             "done, else the latest).")],
                    responses=MatchAnalysisSerializer)
     def get(self, request: Request, pk: int) -> Response:
-        match = selectors.match_get(url_id(str(pk)))
+        match = match_get(url_id(str(pk)))
         if match is None:
             raise NotFound(f"No match with id {pk}.")
         text = request.query_params.get("depth")
@@ -55,29 +58,29 @@ class MatchAnalysisView(APIView):
                 raise DomainError("depth must be one of 0, 1, 2.", code="unknown_depth",
                                   details={"depth": ["unknown"]})
             depth = int(text)
-        analysis = analysis_service.latest(match, depth)
+        analysis = selectors.latest(match, depth)
         if analysis is None:
             raise NotFound("The match has no analysis at that depth.")
-        return Response(analysis_service.analysis_json(analysis))
+        return Response(selectors.analysis_json(analysis))
 
 
 class PlayerReviewView(APIView):
-    """Anyone may read a player's game-review averages per rule set (issue 24 item 3)."""
+    """Anyone may read a player's game-review averages per rule set."""
 
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=[OpenApiParameter(
         "last", int, required=False,
         description=f"N: the newest N analysed games of each rule set count (1 to "
-                    f"{analysis_selectors.MAX_LAST}, default {analysis_selectors.DEFAULT_LAST})."
+                    f"{selectors.MAX_LAST}, default {selectors.DEFAULT_LAST})."
     )], responses=PlayerReviewSerializer)
     def get(self, request: Request, username: str) -> Response:
         text = request.query_params.get("last")
-        last = analysis_selectors.DEFAULT_LAST
+        last = selectors.DEFAULT_LAST
         if text is not None:
-            if not text.isdigit() or not 1 <= int(text) <= analysis_selectors.MAX_LAST:
+            if not text.isdigit() or not 1 <= int(text) <= selectors.MAX_LAST:
                 raise DomainError(f"last must be a whole number from 1 to "
-                                  f"{analysis_selectors.MAX_LAST}.", code="validation_error",
+                                  f"{selectors.MAX_LAST}.", code="validation_error",
                                   details={"last": ["out of range"]})
             last = int(text)
         if len(username) > 150 or "\x00" in username:  # no such user could exist
@@ -85,4 +88,4 @@ class PlayerReviewView(APIView):
         user = User.objects.named(username).filter(is_active=True).first()
         if user is None:
             raise NotFound("No such player.")
-        return Response(analysis_selectors.player_review(user, last))
+        return Response(selectors.player_review(user, last))

@@ -1,0 +1,135 @@
+"""Game review requests, and the jobs a lost worker leaves behind.
+
+- :func:`request_analysis`: a match's players and staff ask for a review of the finished
+  match at a depth; one per match and depth, never repeated unless asked deeper (a failed
+  one may be asked again); at most :data:`MAX_QUEUED` queued or running per account. The
+  job (:func:`reviews.tasks.analyse`) is queued after the commit.
+- :func:`requeue_lost`: an analysis whose job died with its worker is queued again
+  (:func:`reclaim_lost`, from :func:`games.tasks.reclaim`), or failed for good after
+  :data:`MAX_LOST` such losses.
+- :func:`resume_analyses`: when a worker starts, every analysis queued without a job is
+  queued again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django_tasks import TaskResultStatus
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
+
+from computer.review import DEPTHS
+from games.models import Match, is_over
+from games.tasks import WORKER_LOST, take_lost
+from nard_site.domain import DomainError
+from reviews import tasks
+from reviews.models import Analysis
+
+_log = logging.getLogger(__name__)
+
+MAX_QUEUED = 3
+"""Analyses one account may have queued or running at once."""
+
+DEFAULT_DEPTH = 2
+"""2 plies: within the review's speed target (docs/benchmarks.md, "Game review")."""
+
+MAX_LOST = 2
+"""An analysis whose worker died this many times is failed, not queued again."""
+
+
+def request_analysis(*, match_id: int, user: Any, depth: Any = None) -> Analysis:
+    """Queue a review of ``match_id`` at ``depth`` for ``user`` (module docstring)."""
+    depth = DEFAULT_DEPTH if depth is None else depth
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth not in DEPTHS:
+        raise DomainError(f"depth must be one of {', '.join(map(str, DEPTHS))}.",
+                          code="unknown_depth", details={"depth": ["unknown"]})
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None:
+            raise DomainError("No such match.", code="not_found")
+        if not (user.is_staff or user.pk in (match.white_id, match.black_id)):
+            raise DomainError("Only the match's players and staff may ask for its review.",
+                              code="permission_denied")
+        if not is_over(match.status):
+            raise DomainError("The match is not over yet.", code="match_not_over")
+        existing = list(Analysis.objects.filter(match=match))
+        for other in existing:
+            if other.state != Analysis.State.FAILED and other.depth >= depth:
+                raise DomainError(f"The match has an analysis at {other.depth} plies "
+                                  f"({other.state}).", code="analysis_exists",
+                                  details={"depth": other.depth, "state": other.state})
+        queued = Analysis.objects.filter(requested_by=user, state__in=Analysis.OPEN).count()
+        if queued >= MAX_QUEUED:
+            raise DomainError(f"You have {queued} analyses waiting; at most {MAX_QUEUED}.",
+                              code="too_many_analyses", details={"limit": MAX_QUEUED})
+        total = sum(g.turn_records.count() for g in match.games.all())
+        analysis, _ = Analysis.objects.update_or_create(
+            match=match, depth=depth,
+            defaults={"state": Analysis.State.QUEUED, "requested_by": user, "error": "",
+                      "turns_done": 0, "turns_total": total, "results": None,
+                      "finished_at": None})
+        analysis_id = analysis.pk
+        transaction.on_commit(lambda: _enqueue(analysis_id))
+    return analysis
+
+
+def _enqueue(analysis_id: int) -> None:
+    tasks.analyse.enqueue(analysis_id)
+
+
+def requeue_lost(analysis_id: int, *, losses: int) -> str:
+    """The job running ``analysis_id`` died with its worker (the ``losses``-th time):
+    queue it again (``queued``), or fail it after :data:`MAX_LOST` losses (``failed``);
+    ``gone`` if it is no longer queued or running."""
+    with transaction.atomic():
+        analysis = (Analysis.objects.select_for_update(of=("self",)).select_related("match")
+                    .filter(pk=analysis_id, state__in=Analysis.OPEN).first())
+        if analysis is None:
+            return "gone"
+        if losses >= MAX_LOST:
+            tasks.finish(analysis, Analysis.State.FAILED,
+                         error=f"The worker running it stopped {losses} times.")
+            return "failed"
+        analysis.state = Analysis.State.QUEUED
+        analysis.turns_done = 0
+        analysis.save(update_fields=["state", "turns_done"])
+        transaction.on_commit(lambda: _enqueue(analysis_id))
+    return "queued"
+
+
+def reclaim_lost(live: set[str], now: datetime) -> int:
+    """Reclaim each review job left RUNNING by a worker not in ``live``: marked FAILED
+    (:func:`games.tasks.take_lost`), its analysis queued again or failed after its
+    :data:`MAX_LOST`-th loss (:func:`requeue_lost`). Answers how many."""
+    reclaimed = 0
+    for job_id, args_kwargs, lost in take_lost(tasks.ANALYSE, live, now):
+        reclaimed += 1
+        analysis_id = args_kwargs["args"][0]
+        losses = DBTaskResult.objects.filter(
+            task_path=tasks.ANALYSE, status=TaskResultStatus.FAILED,
+            exception_class_path=WORKER_LOST, args_kwargs__args__0=analysis_id).count()
+        outcome = requeue_lost(analysis_id, losses=losses)
+        _log.warning("reclaimed the review job %s (analysis %s) lost with worker %s: %s",
+                     job_id, analysis_id, lost, outcome)
+    return reclaimed
+
+
+def resume_analyses() -> int:
+    """Queue again every analysis queued or running without a pending job (its enqueue
+    lost with a process killed just after the commit). Answers how many."""
+    if not isinstance(tasks.analyse.get_backend(), DatabaseBackend):
+        return 0
+    jobs = DBTaskResult.objects.filter(
+        task_path=tasks.ANALYSE,
+        status__in=(TaskResultStatus.READY, TaskResultStatus.RUNNING))
+    pending_ids = {args["args"][0] for args in jobs.values_list("args_kwargs", flat=True)}
+    queued = 0
+    for analysis_id in (Analysis.objects.filter(state__in=Analysis.OPEN)
+                        .exclude(pk__in=pending_ids).values_list("pk", flat=True)):
+        tasks.analyse.enqueue(analysis_id)
+        queued += 1
+    return queued
