@@ -15,7 +15,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from games import replay, selectors, services
-from games.dice import planned
+from tests.dice import planned
 from games.models import Game, Match
 from games.replay import GameReplay, replay_problems
 from games.selectors import board_json
