@@ -94,7 +94,7 @@ def offer(match: Match, events: Sequence[Event]) -> Iterator[Item]:
 
 def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
     """``deadline``: this account's clock runs out soon — act before ``deadline`` or the
-    opponent may claim the game (issue 17)."""
+    opponent may claim the game."""
     for event in events:
         if event.type == "deadline":
             late = match.player_id(side_of(event.data["side"]))
@@ -104,7 +104,7 @@ def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
 
 
 def paired(match: Match, events: Sequence[Event]) -> Iterator[Item]:
-    """``paired`` (issue 25): quick pairing made this account's match (``POST pairing/``);
+    """``paired``: quick pairing made this account's match (``POST pairing/``);
     its ``your_turn`` follows."""
     for event in events:
         if event.type == "match_created" and event.data.get("paired"):

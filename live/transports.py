@@ -215,7 +215,6 @@ class Hub:
             self.live.set()
         self.reader: asyncio.Task[None] | None = None
         self.idle_since: float | None = None
-        self.subscriptions = 0  # how many times the Redis subscription was (re)made
         # The last seq of every match streamed here, read for all of them in one query at
         # most once a second (the heartbeat's check for a lost last event).
         self._seqs: dict[int, int] = {}
@@ -335,7 +334,6 @@ class Hub:
                 if confirmed is None or confirmed.get("type") != "subscribe":
                     raise ConnectionError(f"no confirmation of the subscription: {confirmed}")
                 self.live.set()
-                self.subscriptions += 1
                 backoff = settings.STREAM_REDIS_BACKOFF[0]
                 if connected_before:
                     _log.info("live: Redis subscription back; streams catch up")

@@ -1,4 +1,4 @@
-"""Reads that can take replication lag go to the streaming replica (issue 28 item 2).
+"""Reads that can take replication lag go to the streaming replica.
 
 Opt-in: ``DATABASE_REPLICA_URL`` adds the ``replica`` alias and this router (settings.py);
 without it nothing changes. The rule (docs/scaling.md, "The read replica"):
@@ -60,11 +60,6 @@ def _replica_usable() -> bool:
         _replica_down_until = time.monotonic() + settings.REPLICA_RETRY_SECONDS
         log.warning("replica unavailable, reading the primary: %s", exc)
         return False
-
-
-def reset_breaker() -> None:
-    global _replica_down_until
-    _replica_down_until = 0.0
 
 
 class ReplicaRouter:
@@ -152,9 +147,4 @@ class ReplicaRoutingMiddleware:
                 and match.url_name in settings.REPLICA_VIEWS
                 and not wrote_recently(request)):
             _use_replica.set(True)
-
-
-def reading_replica() -> bool:
-    """Is this request allowed to read the replica? (For tests and logs.)"""
-    return _use_replica.get()
 

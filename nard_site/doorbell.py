@@ -1,4 +1,4 @@
-"""Wake-ups across processes when something is committed (issue 23 item 13).
+"""Wake-ups across processes when something is committed.
 
 A *bell* is a named channel: :func:`ring` (after the current transaction commits) or
 :func:`send` (now) wakes every :class:`Bell` listening on it, in any process that uses the

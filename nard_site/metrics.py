@@ -32,6 +32,7 @@ import ipaddress
 import json
 import logging
 import re
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -75,8 +76,6 @@ def count_db_error(alias: str) -> None:
 
 
 def _on_exception(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
-    import sys
-
     exc = sys.exc_info()[1]
     if isinstance(exc, DatabaseError):
         count_db_error("default")

@@ -50,7 +50,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
-    # Game review (issue 24).
+    # Game review.
     "match_not_over": status.HTTP_409_CONFLICT,
     "analysis_exists": status.HTTP_409_CONFLICT,
     "too_many_analyses": status.HTTP_429_TOO_MANY_REQUESTS,
@@ -154,7 +154,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(_unavailable_body(), status=503,
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     if isinstance(exc, DomainError):
-        # Translated at the edge (issue 23 item 10): a message the services wrote in the
+        # Translated at the edge: a message the services wrote in the
         # request's language already, or a constant one marked with gettext_noop.
         return Response(error_body(exc.code, gettext(str(exc.message)), exc.details),
                         status=status_for(exc.code))

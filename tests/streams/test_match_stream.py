@@ -187,7 +187,7 @@ def test_a_finished_match_ends_the_stream_and_then_answers_204(
 
 def test_a_finished_matchs_stream_stays_open_for_its_review(
         alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
-    """Issue 27's leftover: a review's ``analysis`` events reach a finished match's reader
+    """A review's ``analysis`` events reach a finished match's reader
     as they are logged (no reconnect), and the stream ends after the review's last."""
     from games import analysis_service, services
     from games.models import Analysis

@@ -86,22 +86,29 @@ def test_the_subscription_comes_back_and_streams_catch_up(
 
     count = bob.client.get(f"/api/v1/matches/{match_id}/events/").json()[-1]["seq"]
 
+    def ours() -> set[str]:  # this process's subscriber connections, by id
+        return {client["id"] for client in redis.Redis.from_url(REDIS).client_list()
+                if client.get("name") == f"nard-live-{os.getpid()}"}
+
     def cut() -> None:  # this process's subscriber connection, and no one else's
         admin = redis.Redis.from_url(REDIS)
-        for client in admin.client_list():
-            if client.get("name") == f"nard-live-{os.getpid()}":
-                admin.client_kill_filter(_id=client["id"])
+        for ident in ours():
+            admin.client_kill_filter(_id=ident)
 
     async def scenario() -> list[int]:
         reader = await open_stream(f"/api/v1/matches/{match_id}/stream/?after={count}")
         hub = transports.hub()
-        before = hub.subscriptions
+        before = await db(ours)()
         real = transports.publish
         monkeypatch.setattr(transports, "publish", lambda msg: None)  # lost in the outage
         await db(cut)()
         await db(bob.ok)(match_id, "resign")
         monkeypatch.setattr(transports, "publish", real)
-        await until(lambda: hub.subscriptions > before)  # reconnected, with backoff
+        # Reconnected, with backoff: a new connection (made after the loss was seen), then
+        # its subscription confirmed.
+        async with asyncio.timeout(TIMEOUT):
+            while not (await db(ours)() - before and hub.is_live):
+                await asyncio.sleep(0.01)
         got = [await reader.next(), await reader.next()]  # from the database, on resync
         await db(bob.ok)(match_id, "resign")  # and live again
         got.append(await reader.next())
