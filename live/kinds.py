@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from django.db.models import Q
+
 from games.models import Color, Event, GamePhase, Match, MatchStatus, color_of, side_of
 from nardy import BLACK, WHITE, other
 
@@ -135,8 +137,6 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
     """What waits for the account now: its open invitations, its turn in every active
     match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``), and every
     offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event)."""
-    from django.db.models import Q
-
     found: list[tuple[str, dict[str, Any]]] = []
     invited = (Match.objects.filter(status=MatchStatus.INVITED, invited_id=user_id)
                .select_related("created_by").order_by("id"))

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
 
@@ -103,7 +104,6 @@ def wrote_recently(request: HttpRequest) -> bool:
     credential = _credential(request)
     if credential is None:
         return False
-    from django.core.cache import cache
     try:
         return cache.get(_wrote_key(credential)) is not None
     except Exception:  # the cache is away: the primary is always right
@@ -116,7 +116,6 @@ def mark_wrote(request: HttpRequest, response: HttpResponse) -> None:
                                samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
     credential = _credential(request)
     if credential is not None:
-        from django.core.cache import cache
         try:
             cache.set(_wrote_key(credential), 1, timeout=ttl)
         except Exception:

@@ -89,6 +89,8 @@ class QueueCollector(Collector):
 
     def collect(self) -> Iterator[Any]:
         try:
+            # Here, not at the top: this module is loaded with the logging configuration
+            # (JsonFormatter), before the apps' models are.
             from django_tasks.base import TaskResultStatus
             from django_tasks_db.models import DBTaskResult
             now = timezone.now()

@@ -21,6 +21,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.csrf import csrf_exempt
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -114,19 +116,10 @@ def _as_text(detail: Any) -> str:
 RETRY_AFTER_SECONDS = 2
 
 
-def _unreachable() -> tuple[type[BaseException], ...]:
-    """A lost or refused connection: Django's database errors (psycopg's are wrapped in
-    them), and Redis's when it serves the cache or the fan-out."""
-    found: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
-    try:
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.exceptions import TimeoutError as RedisTimeoutError
-    except ImportError:  # pragma: no cover - redis is a dependency
-        return found
-    return (*found, RedisConnectionError, RedisTimeoutError)
-
-
-UNREACHABLE = _unreachable()
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+"""A lost or refused connection: Django's database errors (psycopg's are wrapped in
+them), and Redis's when it serves the cache or the fan-out."""
 
 
 def is_unavailable(exc: BaseException | None) -> bool:
