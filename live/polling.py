@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from games.serializers import EventsQuerySerializer
 from live import streams
-from live.serving import is_asgi
+from nard_site.serving import is_asgi
 
 
 class EventsPollQuerySerializer(EventsQuerySerializer):

@@ -3,7 +3,7 @@ ends, the last sequence number of many matches at once, and a committed change r
 once (:class:`Message`) as every stream sends it.
 
 All of it is synchronous database work; the streams run it off the event loop
-(:func:`live.serving.db_call`). Every event is rendered by DRF's renderer: the same bytes
+(:func:`nard_site.serving.db_call`). Every event is rendered by DRF's renderer: the same bytes
 as the REST answers of ``events/``.
 """
 

@@ -5,7 +5,8 @@ the log after ``after`` from the database, then live events — dropping those i
 (``seq`` ≤ the last sent) and reading the database again when one would skip a number, the
 fan-out says it may have lost messages (Redis reconnected), or, while it is down, every
 ``STREAM_POLL_SECONDS``. So every event after ``after`` is sent exactly once, in order,
-whatever the fan-out does. Database reads run off the event loop (:func:`live.serving.db_call`).
+whatever the fan-out does. Database reads run off the event loop
+(:func:`nard_site.serving.db_call`).
 
 The database out of reach (a lost or refused connection) does not end a stream: it sends
 ``: database unavailable`` and reads again every ``STREAM_DB_RETRY_SECONDS`` (keep-alives
@@ -24,8 +25,8 @@ from django.db import InterfaceError, OperationalError
 
 from live import kinds, reads, transports
 from live.reads import render
-from live.serving import db_call
 from live.transports import Subscription
+from nard_site.serving import db_call
 
 _log = logging.getLogger(__name__)
 DB_DOWN = (OperationalError, InterfaceError)  # the connection lost or refused: retry

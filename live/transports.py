@@ -43,9 +43,9 @@ from django.conf import settings
 
 from games.models import Event, Match
 from live.reads import Message, last_seqs, message, page_after
-from live.serving import db_call
 from nard_site import doorbell
 from nard_site.cache import breaker
+from nard_site.serving import db_call
 
 _log = logging.getLogger(__name__)
 

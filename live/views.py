@@ -22,7 +22,7 @@ from games.models import Match, is_over
 from games.serializers import EventSerializer, PerspectiveQuerySerializer
 from live import polling, streams
 from live.limits import open_streams
-from live.serving import is_asgi
+from nard_site.serving import is_asgi
 
 
 class EventStreamRenderer(BaseRenderer):
