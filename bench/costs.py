@@ -6,7 +6,7 @@ messages per roll and per move, over the REST API without HTTP.
 The database must be migrated. Plays ``--matches`` hotseat matches of length 1 through
 Django's test client (no sockets) and prints, per roll and per move: this process's CPU
 time (time.process_time, mean), SQL statements (django's CaptureQueriesContext) and
-messages published for the streams (live.fanout.publish calls; one Redis PUBLISH each
+messages published for the streams (live.transports.publish calls; one Redis PUBLISH each
 when REDIS_URL is set).
 """
 
@@ -35,16 +35,16 @@ def main() -> None:
 
     from accounts.models import User
     from accounts.services import token_obtain
-    from live import fanout
+    from live import transports
 
     published = [0]
-    real_publish = fanout.publish
+    real_publish = transports.publish
 
     def counting(msg: Any) -> None:
         published[0] += 1
         real_publish(msg)
 
-    fanout.publish = counting  # type: ignore[assignment]
+    transports.publish = counting  # type: ignore[assignment]
     user, _ = User.objects.get_or_create(username="costs-bench")
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token_obtain(user=user).key}")

@@ -7,6 +7,9 @@ class LiveConfig(AppConfig):
 
     def ready(self) -> None:
         from games import notify
-        from live import fanout
+        from live import transports
+        from live.limits import open_streams
+        from nard_site import metrics
 
-        notify.subscribe(fanout.committed)
+        notify.subscribe(transports.committed)
+        metrics.gauge("nard_open_streams", "Open streams and long-polls.", open_streams.total)

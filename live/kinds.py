@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from django.db.models import Q
+
 from games.models import Color, Event, GamePhase, Match, MatchStatus, color_of, side_of
 from nardy import BLACK, WHITE, other
 
@@ -94,7 +96,7 @@ def offer(match: Match, events: Sequence[Event]) -> Iterator[Item]:
 
 def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
     """``deadline``: this account's clock runs out soon — act before ``deadline`` or the
-    opponent may claim the game (issue 17)."""
+    opponent may claim the game."""
     for event in events:
         if event.type == "deadline":
             late = match.player_id(side_of(event.data["side"]))
@@ -104,7 +106,7 @@ def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
 
 
 def paired(match: Match, events: Sequence[Event]) -> Iterator[Item]:
-    """``paired`` (issue 25): quick pairing made this account's match (``POST pairing/``);
+    """``paired``: quick pairing made this account's match (``POST pairing/``);
     its ``your_turn`` follows."""
     for event in events:
         if event.type == "match_created" and event.data.get("paired"):
@@ -135,8 +137,6 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
     """What waits for the account now: its open invitations, its turn in every active
     match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``), and every
     offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event)."""
-    from django.db.models import Q
-
     found: list[tuple[str, dict[str, Any]]] = []
     invited = (Match.objects.filter(status=MatchStatus.INVITED, invited_id=user_id)
                .select_related("created_by").order_by("id"))

@@ -2,9 +2,9 @@
 
 Counted per server process (``STREAMS_PER_ACCOUNT``, ``STREAMS_PER_IP``); beyond them a
 new stream gets 429 ``throttled``. Long-polls (``events/?wait=``) hold a slot too while
-they wait. The address is the throttles' client identity (DRF's ``get_ident``: with
-``NUM_PROXIES``, the address that many hops back in ``X-Forwarded-For``), so behind a
-proxy each client counts, not the proxy. A stream's slot is given back when its response is
+they wait. The address is the throttles' client identity
+(:func:`nard_site.clients.client_address`), so behind a proxy each client counts, not the
+proxy. A stream's slot is given back when its response is
 closed — by Django, however the stream ended (done, cut, or never started).
 """
 
@@ -17,14 +17,8 @@ from typing import Any
 
 from django.conf import settings
 from rest_framework.exceptions import Throttled
-from rest_framework.throttling import BaseThrottle
 
-_identity = BaseThrottle()
-
-
-def client_address(request: Any) -> str:
-    """The client's address as the throttles count it (issue 22 item 3)."""
-    return str(_identity.get_ident(request))
+from nard_site.clients import client_address
 
 
 class OpenStreams:
@@ -61,6 +55,11 @@ class OpenStreams:
                         del self.counts[key]
 
         return release
+
+    def total(self) -> int:
+        """The streams open in this process (each holds one address slot)."""
+        with self.lock:
+            return sum(n for (kind, _), n in self.counts.items() if kind == "ip")
 
 
 open_streams = OpenStreams()

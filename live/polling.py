@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 from games.serializers import EventsQuerySerializer
 from live import streams
+from nard_site.serving import is_asgi
 
 
 class EventsPollQuerySerializer(EventsQuerySerializer):
@@ -43,8 +44,6 @@ def next_link(request: Any, after: int) -> str:
 def may_wait(request: Any, match: Any, after: int) -> bool:
     """Whether a long-poll waits: nothing after ``after`` yet, and an event loop to wait on
     (served over WSGI it would hold a thread: it answers at once)."""
-    from live.views import is_asgi
-
     return after >= match.last_event_seq and is_asgi(request)
 
 

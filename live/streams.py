@@ -5,7 +5,8 @@ the log after ``after`` from the database, then live events — dropping those i
 (``seq`` ≤ the last sent) and reading the database again when one would skip a number, the
 fan-out says it may have lost messages (Redis reconnected), or, while it is down, every
 ``STREAM_POLL_SECONDS``. So every event after ``after`` is sent exactly once, in order,
-whatever the fan-out does. Database reads run off the event loop (:func:`live.serving.db_call`).
+whatever the fan-out does. Database reads run off the event loop
+(:func:`nard_site.serving.db_call`).
 
 The database out of reach (a lost or refused connection) does not end a stream: it sends
 ``: database unavailable`` and reads again every ``STREAM_DB_RETRY_SECONDS`` (keep-alives
@@ -22,11 +23,10 @@ from collections.abc import AsyncIterator
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from games.models import Event, Match, is_over
-from games.selectors import event_json, match_review_open
-from live import fanout, kinds
-from live.fanout import Subscription, render
-from live.serving import db_call
+from live import kinds, reads, transports
+from live.reads import render
+from live.transports import Subscription
+from nard_site.serving import db_call
 
 _log = logging.getLogger(__name__)
 DB_DOWN = (OperationalError, InterfaceError)  # the connection lost or refused: retry
@@ -63,21 +63,8 @@ async def events_after(match_id: int, after: int,
     """A page of the log after ``after`` as ``(seq, type, json)``, whether the stream ends
     after it (the match over and no review of it to come; read first: if so, the page read
     after it holds the last events), and whether only a review of the finished match holds
-    it open (``held``)."""
-    return await db_call(lambda: _events_after(match_id, after))
-
-
-def _events_after(match_id: int, after: int,
-                  ) -> tuple[list[tuple[int, str, str]], bool, bool]:
-    status = Match.objects.filter(pk=match_id).values_list("status", flat=True).first()
-    # A finished match's stream goes on while a game review of it is to come: its
-    # ``analysis`` events (issue 24) reach the reader as they are logged.
-    held = status is not None and is_over(status) and match_review_open(match_id)
-    over = status is None or (is_over(status) and not held)
-    page = [(e.seq, e.type, render(event_json(e))) for e in
-            Event.objects.filter(match_id=match_id, seq__gt=after)
-            .order_by("seq")[:settings.EVENTS_PAGE_SIZE]]
-    return page, over, held
+    it open (``held``): :func:`live.reads.log_after`, off the event loop."""
+    return await db_call(lambda: reads.log_after(match_id, after))
 
 
 class Clock:
@@ -112,7 +99,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
     (the match over and no game review of it queued or running), after
     ``STREAM_MAX_SECONDS``, or when the client is too slow.
     ``once``: the log so far only (served over WSGI, where a stream would hold a thread)."""
-    hub = fanout.hub()
+    hub = transports.hub()
     sub = hub.subscribe("match", match_id)
     try:
         await hub.ready()
@@ -188,7 +175,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
 async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[bytes]:
     """The account's items (:mod:`live.kinds`): first what waits for it now, then live.
     Items carry the match ``version``; one of a version already sent is not sent again."""
-    hub = fanout.hub()
+    hub = transports.hub()
     sub = hub.subscribe("user", user_id)
     seen: dict[int, int] = {}  # match id -> the highest version sent
     try:
@@ -260,11 +247,10 @@ async def wait_for_events(match_id: int, after: int, limit: int,
     log's) when they follow ``after`` without a gap — no database read. Otherwise (a gap,
     a resync, a poll while the fan-out cannot be trusted) it reads the database through
     the hub, which shares one read among the long-polls of a match asking the same page
-    (:meth:`live.fanout.Hub.page`) and first asks whether the log has moved at all
-    (:meth:`live.fanout.Hub.behind`, one query a second for every match of the loop):
-    a thousand long-polls on one match cost one read per change, not a thousand
-    (issue 22 item 2)."""
-    hub = fanout.hub()
+    (:meth:`live.transports.Hub.page`) and first asks whether the log has moved at all
+    (:meth:`live.transports.Hub.behind`, one query a second for every match of the loop):
+    a thousand long-polls on one match cost one read per change, not a thousand."""
+    hub = transports.hub()
     sub = hub.subscribe("match", match_id)
     try:
         await hub.ready()
@@ -320,9 +306,3 @@ def _followers(sub: Subscription, after: int, limit: int) -> tuple[list[str], bo
             else:
                 gap = True
     return page, gap and not page
-
-
-def page_after(match_id: int, after: int, limit: int) -> list[str]:
-    """Up to ``limit`` events of the log after ``after``, as the JSON of ``events/``."""
-    return [render(event_json(e)) for e in
-            Event.objects.filter(match_id=match_id, seq__gt=after).order_by("seq")[:limit]]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
@@ -23,7 +22,7 @@ from games.models import Match, is_over
 from games.serializers import EventSerializer, PerspectiveQuerySerializer
 from live import polling, streams
 from live.limits import open_streams
-from live.serving import ASYNC_BODIES
+from nard_site.serving import is_asgi
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -42,12 +41,6 @@ class StreamQuerySerializer(serializers.Serializer):
         min_value=0, max_value=2**31 - 1, required=False,
         help_text="Start after this `seq` (default 0, or the `Last-Event-ID` header, "
                   "which wins when both are given).")
-
-
-def is_asgi(request: Request) -> bool:
-    """Whether an async body is sent from an event loop (served by nard_site.asgi, or
-    Django's ASGI handler); under a WSGI server it would hold a thread."""
-    return bool(request.META.get(ASYNC_BODIES)) or isinstance(request._request, ASGIRequest)
 
 
 def sse_response(body: Any) -> StreamingHttpResponse:
@@ -122,7 +115,7 @@ class MatchStreamView(StreamView):
             # they commit together): nothing will come.
             return HttpResponse(status=204)
         if request.user.is_authenticated and request.user.pk is not None:
-            presence.seen(request.user.pk)  # an open stream is presence too (issue 17)
+            presence.seen(request.user.pk)  # an open stream is presence too
         release = open_streams.acquire(request)
         response = sse_response(streams.match_stream(match.pk, after,
                                                      once=not is_asgi(request)))
@@ -141,7 +134,7 @@ class AccountStreamView(StreamView):
     @extend_schema(operation_id="stream", responses={(200, "text/event-stream"): SSE_200})
     def get(self, request: Request) -> Any:
         if request.user.is_authenticated and request.user.pk is not None:
-            presence.seen(request.user.pk)  # an open stream is presence too (issue 17)
+            presence.seen(request.user.pk)  # an open stream is presence too
         release = open_streams.acquire(request)
         user_id = request.user.pk
         assert user_id is not None  # IsAuthenticated
@@ -149,8 +142,6 @@ class AccountStreamView(StreamView):
                                                        once=not is_asgi(request)))
         response._resource_closers.append(release)  # type: ignore[attr-defined]
         return response
-
-
 
 
 MAX_ID = 2**63 - 1  # the largest key a BigAutoField holds
@@ -169,7 +160,7 @@ def match_or_404(pk: str) -> Match:
 class MatchEventsView(APIView):
     """``GET matches/{id}/events/``: the log a page at a time, and the long-poll ``wait``
     (its body sent by the event loop; counted with the streams in ``STREAMS_PER_IP`` /
-    ``STREAMS_PER_ACCOUNT``, issue 22 item 2)."""
+    ``STREAMS_PER_ACCOUNT``)."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
     schema_error_codes = ("409", "422", "429")
@@ -183,7 +174,7 @@ class MatchEventsView(APIView):
         """The log in order, a page at a time (`Link: rel="next"` when more follow); with
         `wait=S`, answers as soon as an event after `after` exists, or `[]` after S s."""
         if request.user.is_authenticated and request.user.pk is not None:
-            presence.seen(request.user.pk)  # issue 17: a cache read, a write every 15 s
+            presence.seen(request.user.pk)  # a cache read, a write every 15 s
         if request.query_params:
             PerspectiveQuerySerializer(data=request.query_params).is_valid(
                 raise_exception=True)

@@ -5,7 +5,7 @@
 Requests run through Django's WSGI handler in a pool of ``ASGI_THREADS`` threads per
 process (persistent database connections, as under granian's WSGI interface); the bodies
 of streams and long-polls are async and sent from the event loop, one coroutine per
-open stream (live/serving.py).
+open stream (nard_site/serving.py).
 """
 
 import gc
@@ -15,7 +15,7 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nard_site.settings")
 
-from live.serving import Server
+from nard_site.serving import Server
 
 application = Server(get_wsgi_application(), threads=int(os.environ.get("ASGI_THREADS", "2")))
 

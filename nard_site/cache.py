@@ -43,7 +43,7 @@ class Breaker:
     never waiting on Redis, while one background thread probes it (``PING``, one probe at a
     time, every cool-down) and closes the breaker when it answers. A hung Redis (stopped, a
     full network buffer) thus costs the socket timeout once per outage and process, not on
-    every call (issue 22 item 4).
+    every call.
     """
 
     def __init__(self, location: str) -> None:
@@ -51,8 +51,6 @@ class Breaker:
         self.lock = threading.Lock()
         self.down_since: float | None = None  # time.time() of the failure that opened it
         self.probing = False
-        self.tries = 0  # operations that went to Redis (the tests count them)
-        self.probes = 0
 
     @property
     def closed(self) -> bool:
@@ -80,7 +78,6 @@ class Breaker:
         cooldown = float(getattr(settings, "CACHE_REDIS_COOLDOWN", 5.0))
         while True:
             time.sleep(cooldown)
-            self.probes += 1
             try:
                 ping()
             except Exception:
@@ -120,7 +117,7 @@ def redis_status() -> dict[str, Any] | None:
 
 
 def durable(key: str) -> bool:
-    """Whether ``key`` is kept in the database as well as in Redis (item 16): keys that
+    """Whether ``key`` is kept in the database as well as in Redis: keys that
     begin with one of ``CACHE_DURABLE_PREFIXES`` (default ``login-``: the log-in limit's
     counts and lockouts), which must survive Redis coming back empty."""
     prefixes = getattr(settings, "CACHE_DURABLE_PREFIXES", ("login-",))
@@ -140,7 +137,7 @@ class RedisWithFallback(RedisCache):
 
     Durable keys (:func:`durable`: the log-in limit's) are written to the table too and
     read from it when Redis has not got them, so a lockout is never lifted by an outage
-    or by a Redis that comes back empty (issue 22 item 16).
+    or by a Redis that comes back empty.
     """
 
     @property
@@ -158,7 +155,6 @@ class RedisWithFallback(RedisCache):
         gate = self.breaker
         if not gate.closed:
             return False, None
-        gate.tries += 1
         try:
             return True, getattr(RedisCache, name)(self, *args, **kwargs)
         except RedisError as exc:
@@ -183,10 +179,6 @@ def _with_fallback(name: str) -> Any:
 
 for _name in ("touch", "has_key", "clear"):
     setattr(RedisWithFallback, _name, _with_fallback(_name))
-
-
-def _key_of(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    return args[0] if args else kwargs.get("key")
 
 
 def _get(self: RedisWithFallback, key: Any, default: Any = None, version: Any = None) -> Any:

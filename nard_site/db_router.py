@@ -1,4 +1,4 @@
-"""Reads that can take replication lag go to the streaming replica (issue 28 item 2).
+"""Reads that can take replication lag go to the streaming replica.
 
 Opt-in: ``DATABASE_REPLICA_URL`` adds the ``replica`` alias and this router (settings.py);
 without it nothing changes. The rule (docs/scaling.md, "The read replica"):
@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
 
@@ -60,11 +61,6 @@ def _replica_usable() -> bool:
         _replica_down_until = time.monotonic() + settings.REPLICA_RETRY_SECONDS
         log.warning("replica unavailable, reading the primary: %s", exc)
         return False
-
-
-def reset_breaker() -> None:
-    global _replica_down_until
-    _replica_down_until = 0.0
 
 
 class ReplicaRouter:
@@ -108,7 +104,6 @@ def wrote_recently(request: HttpRequest) -> bool:
     credential = _credential(request)
     if credential is None:
         return False
-    from django.core.cache import cache
     try:
         return cache.get(_wrote_key(credential)) is not None
     except Exception:  # the cache is away: the primary is always right
@@ -121,7 +116,6 @@ def mark_wrote(request: HttpRequest, response: HttpResponse) -> None:
                                samesite="Lax", secure=settings.SESSION_COOKIE_SECURE)
     credential = _credential(request)
     if credential is not None:
-        from django.core.cache import cache
         try:
             cache.set(_wrote_key(credential), 1, timeout=ttl)
         except Exception:
@@ -152,9 +146,4 @@ class ReplicaRoutingMiddleware:
                 and match.url_name in settings.REPLICA_VIEWS
                 and not wrote_recently(request)):
             _use_replica.set(True)
-
-
-def reading_replica() -> bool:
-    """Is this request allowed to read the replica? (For tests and logs.)"""
-    return _use_replica.get()
 

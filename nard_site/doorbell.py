@@ -1,4 +1,4 @@
-"""Wake-ups across processes when something is committed (issue 23 item 13).
+"""Wake-ups across processes when something is committed.
 
 A *bell* is a named channel: :func:`ring` (after the current transaction commits) or
 :func:`send` (now) wakes every :class:`Bell` listening on it, in any process that uses the
@@ -41,9 +41,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from django.conf import settings
 from django.db import connections, transaction
 from django.utils.crypto import get_random_string
+from psycopg import sql
 
 _log = logging.getLogger(__name__)
 
@@ -146,9 +148,6 @@ class Bell:
 
     # PostgreSQL
     def _listen(self) -> None:
-        import psycopg
-        from psycopg import sql
-
         url = settings.DOORBELL_DATABASE_URL
         if url:  # past the pooler (module docstring)
             self._conn = psycopg.connect(url, autocommit=True, connect_timeout=5)

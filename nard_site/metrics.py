@@ -1,4 +1,4 @@
-"""Prometheus metrics, request ids and JSON logs of one app node (issue 28 item 4).
+"""Prometheus metrics, request ids and JSON logs of one app node.
 
 ``GET /metrics`` (prometheus_client's text format) answers only the addresses of
 ``METRICS_ALLOWED`` (CIDRs; the client address as the throttles see it, NUM_PROXIES-aware)
@@ -10,7 +10,8 @@ each, or set up prometheus_client's multiprocess mode):
 
 * ``nard_request_seconds{route,method}``: latency histogram by URL route name;
 * ``nard_moves_committed_total``: answered ``moves/`` actions;
-* ``nard_open_streams``: live streams and long-polls open in this process;
+* ``nard_open_streams``: live streams and long-polls open in this process (a gauge the
+  streams' app registers with :func:`gauge`: this module imports none of the apps);
 * ``nard_task_queue_depth``, ``nard_task_queue_oldest_seconds``: jobs waiting (READY) and
   the age of the oldest (read at scrape time from the queue's table);
 * ``nard_computer_think_seconds``: run time of the computer's jobs finished in the last
@@ -31,6 +32,7 @@ import ipaddress
 import json
 import logging
 import re
+import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -52,6 +54,10 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.registry import Collector
 
+from nard_site.api.errors import handler404
+from nard_site.cache import redis_status
+from nard_site.clients import client_address
+
 REQUEST_SECONDS = Histogram(
     "nard_request_seconds", "Request latency by route (until the response starts).",
     ["route", "method"],
@@ -70,8 +76,6 @@ def count_db_error(alias: str) -> None:
 
 
 def _on_exception(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
-    import sys
-
     exc = sys.exc_info()[1]
     if isinstance(exc, DatabaseError):
         count_db_error("default")
@@ -85,6 +89,8 @@ class QueueCollector(Collector):
 
     def collect(self) -> Iterator[Any]:
         try:
+            # Here, not at the top: this module is loaded with the logging configuration
+            # (JsonFormatter), before the apps' models are.
             from django_tasks.base import TaskResultStatus
             from django_tasks_db.models import DBTaskResult
             now = timezone.now()
@@ -112,17 +118,22 @@ class QueueCollector(Collector):
             buckets=buckets, sum_value=sum(seconds))
 
 
+_gauges: dict[str, tuple[str, Callable[[], float]]] = {}
+
+
+def gauge(name: str, documentation: str, read: Callable[[], float]) -> None:
+    """A gauge of this process read at scrape time by ``read``: how an app above this
+    plumbing (the streams' open count) puts its state on ``/metrics``, registered at its
+    ``AppConfig.ready``. Registering a name again replaces it."""
+    _gauges[name] = (documentation, read)
+
+
 class StateCollector(Collector):
-    """Open streams and the Redis breaker of this process."""
+    """The gauges registered with :func:`gauge` and the Redis breaker of this process."""
 
     def collect(self) -> Iterator[Any]:
-        from live.limits import open_streams
-        from nard_site.cache import redis_status
-
-        with open_streams.lock:
-            streams = sum(n for (kind, _), n in open_streams.counts.items() if kind == "ip")
-        yield GaugeMetricFamily("nard_open_streams", "Open streams and long-polls.",
-                                value=streams)
+        for name, (documentation, read) in list(_gauges.items()):
+            yield GaugeMetricFamily(name, documentation, value=read())
         status = redis_status() or {}
         yield GaugeMetricFamily("nard_redis_degraded", "1 while Redis is not answering.",
                                 value=1.0 if status.get("redis") == "degraded" else 0.0)
@@ -145,7 +156,6 @@ def _allowed(request: HttpRequest) -> bool:
     token = settings.METRICS_TOKEN
     if token and request.META.get("HTTP_AUTHORIZATION", "") == f"Bearer {token}":
         return True
-    from live.limits import client_address
     try:
         address = ipaddress.ip_address(client_address(request))
     except ValueError:
@@ -156,7 +166,6 @@ def _allowed(request: HttpRequest) -> bool:
 def metrics_view(request: HttpRequest) -> HttpResponse:
     """The node's metrics, for the addresses of METRICS_ALLOWED (else a 404)."""
     if not _allowed(request):
-        from nard_site.api.errors import handler404
         return handler404(request, None)
     register_collectors()
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)

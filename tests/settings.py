@@ -15,7 +15,7 @@ if not REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                           "OPTIONS": {"MAX_ENTRIES": 1_000_000}}}
 
-# The doorbell's listener (live/fanout.py) ends with the last stream: no connection of it
+# The doorbell's listener (live/transports.py) ends with the last stream: no connection of it
 # outlives a test's streams (PostgreSQL drops the test database at the end).
 STREAM_BELL_LINGER = 0
 

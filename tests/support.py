@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -153,6 +154,16 @@ def set_board(match_id: int, points: dict[int, int], *, perspective: str = "whit
         game.turn = turn
     game.save()
     return game
+
+
+# --- the live streams ---------------------------------------------------------------------
+
+
+def doorbell_listener_runs() -> bool:
+    """Whether this process's listener of the ``events`` doorbell (live/transports.py: the
+    thread it names ``live-doorbell``) runs; it ends with the last stream."""
+    return any(thread.name == "live-doorbell" and thread.is_alive()
+               for thread in threading.enumerate())
 
 
 # --- the production ASGI server in a subprocess --------------------------------------------
@@ -409,8 +420,6 @@ def running_worker(interval: float = 3600) -> Iterator[Any]:
     """The task queue's worker (games/management/commands/db_worker.py) in a thread,
     asleep on its doorbell once this yields (``worker.waiting``); stopped after. With a
     poll ``interval`` of an hour, only a ring wakes it."""
-    import threading
-
     from django.db import connections
 
     from games.management.commands.db_worker import LeasedWorker

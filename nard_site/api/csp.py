@@ -1,4 +1,4 @@
-"""The Content-Security-Policy of the pages a browser runs (issue 22 item 13): the play
+"""The Content-Security-Policy of the pages a browser runs: the play
 page (``/play/``) and the API docs (``/api/v1/docs/``, Swagger UI from the sidecar
 package, its init script served by the split view, its style in a static file).
 

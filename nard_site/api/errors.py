@@ -21,6 +21,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 from django.views.decorators.csrf import csrf_exempt
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -50,7 +52,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
-    # Game review (issue 24).
+    # Game review.
     "match_not_over": status.HTTP_409_CONFLICT,
     "analysis_exists": status.HTTP_409_CONFLICT,
     "too_many_analyses": status.HTTP_429_TOO_MANY_REQUESTS,
@@ -114,19 +116,10 @@ def _as_text(detail: Any) -> str:
 RETRY_AFTER_SECONDS = 2
 
 
-def _unreachable() -> tuple[type[BaseException], ...]:
-    """A lost or refused connection: Django's database errors (psycopg's are wrapped in
-    them), and Redis's when it serves the cache or the fan-out."""
-    found: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
-    try:
-        from redis.exceptions import ConnectionError as RedisConnectionError
-        from redis.exceptions import TimeoutError as RedisTimeoutError
-    except ImportError:  # pragma: no cover - redis is a dependency
-        return found
-    return (*found, RedisConnectionError, RedisTimeoutError)
-
-
-UNREACHABLE = _unreachable()
+UNREACHABLE: tuple[type[BaseException], ...] = (
+    OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+"""A lost or refused connection: Django's database errors (psycopg's are wrapped in
+them), and Redis's when it serves the cache or the fan-out."""
 
 
 def is_unavailable(exc: BaseException | None) -> bool:
@@ -154,7 +147,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response(_unavailable_body(), status=503,
                         headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     if isinstance(exc, DomainError):
-        # Translated at the edge (issue 23 item 10): a message the services wrote in the
+        # Translated at the edge: a message the services wrote in the
         # request's language already, or a constant one marked with gettext_noop.
         return Response(error_body(exc.code, gettext(str(exc.message)), exc.details),
                         status=status_for(exc.code))

@@ -4,8 +4,8 @@ A client that sends ``Idempotency-Key: <1–255 visible characters>`` with a POS
 retry it safely: the first successful answer is stored with a fingerprint of the
 request (method, path, query string and body), and a retry with the same key and the
 same request gets that answer again — with ``Idempotent-Replayed: true`` — and
-changes nothing. A refusal (4xx) changed nothing and is not stored (issue 22 item
-10: refused requests must not each leave a row): a retry of it runs again. The same
+changes nothing. A refusal (4xx) changed nothing and is not stored (refused
+requests must not each leave a row): a retry of it runs again. The same
 key with another request is refused with 422 ``idempotency_key_reused``. Keys are per
 user and expire after ``IDEMPOTENCY_KEY_TTL`` seconds (24 hours by default).
 
@@ -54,7 +54,7 @@ class InvalidIdempotencyKey(DomainError):
 
 def _fingerprint(request: Request) -> str:
     """sha256 of the method, the path, the query string (its parameters sorted, so
-    ``?perspective=black`` is another request than none: issue 22 item 10) and the body."""
+    ``?perspective=black`` is another request than none) and the body."""
     try:
         body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
     except TypeError:

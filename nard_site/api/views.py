@@ -1,5 +1,9 @@
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
+from django.utils import timezone
+from django_tasks.base import TaskResultStatus
+from django_tasks_db.models import DBTaskResult
 from drf_spectacular.renderers import OpenApiJsonRenderer, OpenApiJsonRenderer2
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from drf_spectacular.views import SpectacularJSONAPIView
@@ -31,10 +35,6 @@ READY_FIELDS: dict[str, serializers.Field] = {
 
 
 def _queue_lag() -> float:
-    from django.utils import timezone
-    from django_tasks.base import TaskResultStatus
-    from django_tasks_db.models import DBTaskResult
-
     oldest = (DBTaskResult.objects.filter(status=TaskResultStatus.READY)
               .order_by("enqueued_at").values_list("enqueued_at", flat=True).first())
     return 0.0 if oldest is None else max(0.0, (timezone.now() - oldest).total_seconds())
@@ -74,7 +74,6 @@ class HealthView(APIView):
         except Exception:
             ok = False
         if ok and "ready" in request.query_params and settings.REDIS_URL:
-            from django.core.cache import cache
             cache.get("nard:ready-probe")  # a real round trip: a failure opens the breaker
         redis = redis_status() or {}  # "degraded": counters in the database meanwhile
         if ok and "ready" in request.query_params:

@@ -1,4 +1,4 @@
-"""Issue 28 item 2: the read replica's router (nard_site/db_router.py).
+"""The read replica's router (nard_site/db_router.py).
 
 The routing decisions are checked with a spy router over the real one (the queries still
 run on the test database); the fallback with a ``replica`` alias that points at a port
@@ -109,14 +109,13 @@ def dead_replica(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "HOST": "127.0.0.1", "PORT": str(port), "OPTIONS": {"connect_timeout": 2}}})
     connections.settings["replica"] = config["replica"]
     monkeypatch.setattr(db_router, "replica_enabled", lambda: True)
-    db_router.reset_breaker()
+    monkeypatch.setattr(db_router, "_replica_down_until", 0.0)  # its breaker closed
     try:
         yield
     finally:
         connections["replica"].close()
         del connections["replica"]
         del connections.settings["replica"]
-        db_router.reset_breaker()
 
 
 def test_reads_fall_back_to_the_primary_when_the_replica_is_down(
@@ -143,7 +142,7 @@ def test_reads_fall_back_to_the_primary_when_the_replica_is_down(
         assert alice.client.get("/api/v1/matches/").status_code == 200
     assert tried == [1] and replica_reads(DECISIONS) == set()
     # After REPLICA_RETRY_SECONDS it is tried again.
-    db_router.reset_breaker()
+    monkeypatch.setattr(db_router, "_replica_down_until", 0.0)
     with override_settings(DATABASE_ROUTERS=[SPY]):
         assert alice.client.get("/api/v1/matches/").status_code == 200
     assert tried == [1, 1]

@@ -1,4 +1,4 @@
-"""Issue 28 item 4: GET /metrics (not public), the request id, JSON logs, health/?ready."""
+"""GET /metrics (not public), the request id, JSON logs, health/?ready."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 28 item 1: the settings PgBouncer in transaction mode needs (docs/scaling.md).
+"""The settings PgBouncer in transaction mode needs (docs/scaling.md).
 
 PgBouncer 1.18 (Debian 12) hands a server connection to another client after each
 transaction: no prepared statements (DB_PREPARE_THRESHOLD=0), no server-side cursors

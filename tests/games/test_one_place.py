@@ -1,4 +1,5 @@
-"""One place for each shared computation: what a left-out create option means, the stake options' names, the turn cap and the dice a roll plays are each said
+"""One place for each shared computation: what a left-out create option means, the
+stake options' names, the turn cap and the dice a roll plays are each said
 once, and every layer reads them there."""
 
 from __future__ import annotations

@@ -15,12 +15,12 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from games import replay, selectors, services
-from tests.dice import planned
 from games.models import Game, Match
 from games.replay import GameReplay, replay_problems
 from games.selectors import board_json
 from nardy import WHITE
 from reviews.inputs import game_inputs
+from tests.dice import planned
 
 pytestmark = pytest.mark.django_db
 

@@ -53,7 +53,7 @@ MATRIX = {
                                        "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
     "refuse": ("post", "refuse/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
                                        "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
-    # No clock in this match (issue 17): a claim is the wrong phase for both players; the
+    # No clock in this match: a claim is the wrong phase for both players; the
     # roll-off is over, so abort is too (tests/games/test_clocks.py has the clocked cases).
     "claim": ("post", "claim/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
                                      "opponent": PHASE, "to_move": PHASE, "staff": DENIED}),

@@ -1,4 +1,4 @@
-"""Issue 22 item 1: a request body larger than ``MAX_BODY_BYTES`` is refused before it is
+"""A request body larger than ``MAX_BODY_BYTES`` is refused before it is
 read — by its ``Content-Length`` at once, a chunked one as soon as it passes the limit —
 against the production server (granian, nard_site.asgi): 413 in the error shape, and the
 worker's memory does not grow with the body (it grew by ~785 MB under a 400 MB body before).

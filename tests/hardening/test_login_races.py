@@ -1,4 +1,4 @@
-"""The failed-log-in counter holds under parallel guesses (issue 22 item 5), on
+"""The failed-log-in counter holds under parallel guesses, on
 PostgreSQL with real concurrent connections: 40 wrong passwords for one username from
 one address at the same moment get exactly ``LOGIN_FAILURE_LIMIT`` password checks (each
 attempt is counted under a row lock before its password is checked); the rest are 429."""

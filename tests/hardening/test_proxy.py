@@ -1,4 +1,4 @@
-"""Issue 22 item 2: the production topology — nginx with deploy/nginx.conf in front of
+"""The production topology — nginx with deploy/nginx.conf in front of
 granian (README's production options: ``--backlog``/``--backpressure``, ``NUM_PROXIES=1``)
 — keeps answering ``health/`` while one address holds 1,100 connections: slow clients that
 trickle their headers (slowloris), or long-polls (``events/?wait=``), which the proxy and

@@ -204,7 +204,7 @@ def test_accept_and_refuse_at_once_only_one_applies(alice, bob, scripted_dice):
 
 def test_a_claim_and_a_late_roll_at_once_only_one_applies(alice, bob, scripted_dice,
                                                           monkeypatch):
-    """Issue 17: past White's deadline, White rolls as Black claims: exactly one applies."""
+    """Past White's deadline, White rolls as Black claims: exactly one applies."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -233,7 +233,7 @@ def test_a_claim_and_a_late_roll_at_once_only_one_applies(alice, bob, scripted_d
 
 
 def test_parallel_creations_respect_the_computer_and_invitation_caps(alice, bob, settings):
-    """Issue 22 items 6 and 11: the limits are checked under a lock of the creator's row,
+    """The computer-match and invitation limits are checked under a lock of the creator's row,
     so eight creations at the same moment make exactly as many matches as allowed."""
     settings.COMPUTER_MATCHES_PER_ACCOUNT = 2
     settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend",

@@ -94,7 +94,7 @@ def test_open_streams_per_account_are_limited(alice: Any, settings: Any) -> None
 
 def test_behind_a_proxy_the_per_address_limit_counts_each_client(match_id: int,
                                                                  settings: Any) -> None:
-    """Issue 22 item 3: with ``NUM_PROXIES=1`` the address is the throttles' (the last hop
+    """With ``NUM_PROXIES=1`` the address is the throttles' (the last hop
     of X-Forwarded-For), not the proxy's: two clients behind it hold their own budgets."""
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
     settings.STREAMS_PER_IP = 2

@@ -1,4 +1,4 @@
-"""The doorbell (nard_site/doorbell.py, issue 23 item 13): a ring reaches every bell of its
+"""The doorbell (nard_site/doorbell.py): a ring reaches every bell of its
 channel at once, with its text and sender; and a change another process commits reaches
 this process's streams through the ``events`` bell, without a database read."""
 
@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from live import fanout
+from live import reads, transports
 from nard_site import doorbell
+from tests.support import doorbell_listener_runs
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +23,7 @@ def send_from_a_thread(text: str, sender: str | None = None) -> None:
     from django.db import connections
 
     try:
-        doorbell.send(fanout.EVENTS_BELL, text, sender=sender)
+        doorbell.send(transports.EVENTS_BELL, text, sender=sender)
     finally:
         connections.close_all()
 BOUND = 10.0  # seconds: a failure is a timeout, never a wrong answer
@@ -32,7 +33,7 @@ BOUND = 10.0  # seconds: a failure is a timeout, never a wrong answer
 def _listener_ends() -> Any:
     yield
     deadline = time.monotonic() + BOUND  # it ends with the last stream (STREAM_BELL_LINGER 0)
-    while fanout.hearing():
+    while doorbell_listener_runs():
         assert time.monotonic() < deadline, "the doorbell's listener outlived its streams"
         time.sleep(0.05)
 
@@ -111,11 +112,11 @@ def test_ring_waits_for_the_commit() -> None:
 def test_a_change_committed_by_another_process_reaches_this_processs_streams(
         settings: Any) -> None:
     settings.REDIS_URL = ""
-    msg = fanout.Message(match=987654, version=3, over=False,
+    msg = reads.Message(match=987654, version=3, over=False,
                          events=((5, "roll", '{"seq":5}'),), accounts={})
 
-    async def scenario() -> fanout.Message:
-        hub = fanout.hub()  # starts the process's listener of the events bell
+    async def scenario() -> reads.Message:
+        hub = transports.hub()  # starts the process's listener of the events bell
         sub = hub.subscribe("match", msg.match)
         try:
             deadline = hub.loop.time() + BOUND
@@ -133,13 +134,13 @@ def test_a_change_committed_by_another_process_reaches_this_processs_streams(
 
 def test_a_ring_of_this_processs_own_is_not_delivered_twice(settings: Any) -> None:
     settings.REDIS_URL = ""
-    own = fanout.Message(match=987655, version=1, over=False, events=((1, "roll", "{}"),),
+    own = reads.Message(match=987655, version=1, over=False, events=((1, "roll", "{}"),),
                          accounts={})
-    other = fanout.Message(match=987655, version=2, over=False, events=((2, "roll", "{}"),),
+    other = reads.Message(match=987655, version=2, over=False, events=((2, "roll", "{}"),),
                            accounts={})
 
-    async def scenario() -> list[fanout.Message]:
-        hub = fanout.hub()
+    async def scenario() -> list[reads.Message]:
+        hub = transports.hub()
         sub = hub.subscribe("match", own.match)
         try:
             deadline = hub.loop.time() + BOUND

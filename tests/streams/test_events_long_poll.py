@@ -94,7 +94,7 @@ def test_a_long_log_comes_a_page_at_a_time(match_id: int, api: Any, settings: An
     assert Match.objects.get(pk=match_id).last_event_seq == whole
 
 
-# --- issue 22 item 2: long-polls count as streams, and wake without a read each --------------
+# --- long-polls count as streams, and wake without a read each -----------------------------
 
 
 async def waiting_polls(match_id: int, after: int, count: int, **headers: str) -> list[Any]:

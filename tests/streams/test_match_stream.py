@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from live import streams
+from live import reads
 from tests.streams.conftest import db, open_stream, run
 from tests.support import start_match
 
@@ -96,7 +96,7 @@ def test_an_event_committed_around_the_backfill_is_sent_once(
     """The stream subscribes, then reads the log. A change committed just before the read
     is both in the log and in the inbox; one committed just after is only in the inbox.
     Either way: sent once, in order."""
-    read = streams._events_after
+    read = reads.log_after
     calls = []
 
     def interleaved(match: int, after: int) -> Any:
@@ -108,7 +108,7 @@ def test_an_event_committed_around_the_backfill_is_sent_once(
             bob.ok(match, "resign")
         return page
 
-    monkeypatch.setattr(streams, "_events_after", interleaved)
+    monkeypatch.setattr(reads, "log_after", interleaved)
     before = len(log_of(api, match_id))
 
     async def scenario() -> list[int]:
@@ -125,9 +125,9 @@ def test_an_event_committed_around_the_backfill_is_sent_once(
 
 def test_a_gap_in_the_live_events_is_filled_from_the_log(
         match_id: int, bob: Any, api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from live import fanout
+    from live import transports
 
-    publish = fanout.publish
+    publish = transports.publish
     dropped = []
 
     def lossy(msg: Any) -> None:
@@ -136,7 +136,7 @@ def test_a_gap_in_the_live_events_is_filled_from_the_log(
             return
         publish(msg)
 
-    monkeypatch.setattr(fanout, "publish", lossy)
+    monkeypatch.setattr(transports, "publish", lossy)
     before = len(log_of(api, match_id))
 
     async def scenario() -> list[int]:
@@ -187,7 +187,7 @@ def test_a_finished_match_ends_the_stream_and_then_answers_204(
 
 def test_a_finished_matchs_stream_stays_open_for_its_review(
         alice: Any, bob: Any, scripted_dice: Any, api: Any) -> None:
-    """Issue 27's leftover: a review's ``analysis`` events reach a finished match's reader
+    """A review's ``analysis`` events reach a finished match's reader
     as they are logged (no reconnect), and the stream ends after the review's last."""
     from games import services
     from reviews import tasks as review_tasks
@@ -274,7 +274,7 @@ def test_the_publisher_says_whether_the_stream_ends(
     """``Message.over`` (what every open stream of the match reads, without a query of
     its own): the match over and no review of it queued or running."""
     from games.models import Event, Match
-    from live.fanout import message
+    from live.reads import message
     from reviews.models import Analysis
 
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
@@ -323,11 +323,11 @@ def test_without_redis_an_event_of_another_process_arrives_by_polling(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The computer's worker is another process: without Redis its commits never reach
     this process's fan-out, so the stream reads the log every STREAM_POLL_SECONDS."""
-    from live import fanout
+    from live import transports
 
     settings.STREAM_HEARTBEAT_SECONDS = 60  # the heartbeat's own read must not be what finds it
     settings.STREAM_POLL_SECONDS = 0.05
-    monkeypatch.setattr(fanout, "publish", lambda msg: None)  # as if committed elsewhere
+    monkeypatch.setattr(transports, "publish", lambda msg: None)  # as if committed elsewhere
     before = len(log_of(api, match_id))
 
     async def scenario() -> list[str]:

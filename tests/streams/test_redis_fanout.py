@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from live import fanout
+from live import transports
 from tests.streams.conftest import TIMEOUT, db, open_stream, run, token_of
 from tests.support import start_match
 
@@ -33,7 +33,7 @@ def channel(settings: Any) -> str:
         pytest.skip("Redis is not running at 127.0.0.1:6379")
     settings.REDIS_URL = REDIS
     settings.STREAM_REDIS_CHANNEL = f"nard_site:test:{uuid.uuid4().hex}"
-    fanout._redis_client = None
+    transports._redis_client = None
     return settings.STREAM_REDIS_CHANNEL
 
 
@@ -60,7 +60,7 @@ def test_one_subscription_for_all_the_streams_of_a_process(
     count = bob.client.get(f"/api/v1/matches/{match_id}/events/").json()[-1]["seq"]
     key = token_of(alice.user)
     local: list[Any] = []
-    monkeypatch.setattr(fanout, "deliver_locally", local.append)  # only Redis delivers
+    monkeypatch.setattr(transports, "deliver_locally", local.append)  # only Redis delivers
 
     async def scenario() -> None:
         url = f"/api/v1/matches/{match_id}/stream/?after={count}"
@@ -74,7 +74,7 @@ def test_one_subscription_for_all_the_streams_of_a_process(
         assert (await readers[2].next())["event"] == "game_over"  # through Redis too
         for reader in readers:
             await reader.close()
-        await until(lambda: fanout.hub().reader is None)
+        await until(lambda: transports.hub().reader is None)
 
     run(scenario)
     assert subscribers(channel) == 0 and local == []
@@ -86,22 +86,29 @@ def test_the_subscription_comes_back_and_streams_catch_up(
 
     count = bob.client.get(f"/api/v1/matches/{match_id}/events/").json()[-1]["seq"]
 
+    def ours() -> set[str]:  # this process's subscriber connections, by id
+        return {client["id"] for client in redis.Redis.from_url(REDIS).client_list()
+                if client.get("name") == f"nard-live-{os.getpid()}"}
+
     def cut() -> None:  # this process's subscriber connection, and no one else's
         admin = redis.Redis.from_url(REDIS)
-        for client in admin.client_list():
-            if client.get("name") == f"nard-live-{os.getpid()}":
-                admin.client_kill_filter(_id=client["id"])
+        for ident in ours():
+            admin.client_kill_filter(_id=ident)
 
     async def scenario() -> list[int]:
         reader = await open_stream(f"/api/v1/matches/{match_id}/stream/?after={count}")
-        hub = fanout.hub()
-        before = hub.subscriptions
-        real = fanout.publish
-        monkeypatch.setattr(fanout, "publish", lambda msg: None)  # lost in the outage
+        hub = transports.hub()
+        before = await db(ours)()
+        real = transports.publish
+        monkeypatch.setattr(transports, "publish", lambda msg: None)  # lost in the outage
         await db(cut)()
         await db(bob.ok)(match_id, "resign")
-        monkeypatch.setattr(fanout, "publish", real)
-        await until(lambda: hub.subscriptions > before)  # reconnected, with backoff
+        monkeypatch.setattr(transports, "publish", real)
+        # Reconnected, with backoff: a new connection (made after the loss was seen), then
+        # its subscription confirmed.
+        async with asyncio.timeout(TIMEOUT):
+            while not (await db(ours)() - before and hub.is_live):
+                await asyncio.sleep(0.01)
         got = [await reader.next(), await reader.next()]  # from the database, on resync
         await db(bob.ok)(match_id, "resign")  # and live again
         got.append(await reader.next())
@@ -118,9 +125,9 @@ def test_without_redis_streams_poll_and_the_api_keeps_working(
     settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     settings.STREAM_READY_TIMEOUT = 0.05
     settings.STREAM_POLL_SECONDS = 0.05
-    fanout._redis_client = None
+    transports._redis_client = None
     count = bob.client.get(f"/api/v1/matches/{match_id}/events/").json()[-1]["seq"]
-    monkeypatch.setattr(fanout, "deliver_locally", lambda msg: None)  # only the database
+    monkeypatch.setattr(transports, "deliver_locally", lambda msg: None)  # only the database
 
     async def scenario() -> list[str]:
         reader = await open_stream(f"/api/v1/matches/{match_id}/stream/?after={count}")
@@ -130,7 +137,7 @@ def test_without_redis_streams_poll_and_the_api_keeps_working(
         return [e["id"] for e in got]
 
     assert run(scenario) == [str(count + 1), str(count + 2)]
-    fanout._redis_client = None
+    transports._redis_client = None
 
 
 def test_a_review_that_ends_unannounced_ends_its_streams_at_a_heartbeat(
@@ -148,7 +155,7 @@ def test_a_review_that_ends_unannounced_ends_its_streams_at_a_heartbeat(
 
     async def scenario() -> list[dict[str, str]]:
         reader = await open_stream(f"/api/v1/matches/{match_id}/stream/?after={last}")
-        assert fanout.hub().is_live and not fanout.hub().must_poll
+        assert transports.hub().is_live and not transports.hub().must_poll
         beat = await reader.next(comments=True)
         assert beat == {"comment": "keep-alive"}  # held open by the review
         analysis.state = Analysis.State.FAILED

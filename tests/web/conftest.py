@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.dice import planned
-from tests.support import CHROMIUM_ARGS
+from tests.support import CHROMIUM_ARGS, doorbell_listener_runs
 
 SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "")) if os.environ.get("WEB_SCREENSHOTS") else None
 PASSWORD = "web-nardy-2026"
@@ -23,14 +23,12 @@ PASSWORD = "web-nardy-2026"
 @pytest.fixture(autouse=True)
 def _doorbell_listener_ends() -> Iterator[None]:
     """After the test's browser is closed (its streams ended), the live server's listener
-    of the events doorbell (live/fanout.py; STREAM_BELL_LINGER is 0 in the tests) ends
+    of the events doorbell (live/transports.py; STREAM_BELL_LINGER is 0 in the tests) ends
     too: on PostgreSQL its LISTEN connection would keep the test database from being
     dropped at the end."""
     yield
-    from live import fanout
-
     deadline = time.monotonic() + 10
-    while fanout.hearing() and time.monotonic() < deadline:
+    while doorbell_listener_runs() and time.monotonic() < deadline:
         time.sleep(0.05)
 
 

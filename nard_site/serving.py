@@ -26,13 +26,23 @@ from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
+from rest_framework.request import Request
 
 from nard_site.api.errors import error_body
 
 T = TypeVar("T")
 _log = logging.getLogger(__name__)
 ASYNC_BODIES = "nard_site.async_bodies"  # in the environ: bodies may be async iterators
+
+
+
+def is_asgi(request: Request) -> bool:
+    """Whether an async body is sent from an event loop (served by :class:`Server`, or
+    Django's ASGI handler); under a WSGI server it would hold a thread."""
+    return bool(request.META.get(ASYNC_BODIES)) or isinstance(request._request, ASGIRequest)
+
 
 _pool: contextvars.ContextVar[ThreadPoolExecutor | None] = contextvars.ContextVar(
     "live_pool", default=None)
@@ -132,7 +142,7 @@ class Server:
         away, or the body is larger than ``MAX_BODY_BYTES`` (``DATA_UPLOAD_MAX_MEMORY_SIZE``)
         — then 413 is sent here, before the body is read (by its ``Content-Length``) or as
         soon as a chunked body passes the limit, so that no worker ever holds more than
-        the limit of one request's body (issue 22 item 1)."""
+        the limit of one request's body."""
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is not None:
             for name, value in scope.get("headers", ()):

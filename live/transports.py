@@ -1,8 +1,8 @@
-"""Fan-out: committed events reach every open stream of every server process.
+"""How committed changes reach every open stream of every server process.
 
 :func:`committed` is the after-commit listener (``games.notify``): it turns one committed
-change into one :class:`Message` — the match's events as the JSON of ``events/`` and each
-account's items (:mod:`live.kinds`) — and publishes it once:
+change into one :class:`live.reads.Message` — the match's events as the JSON of
+``events/`` and each account's items (:mod:`live.kinds`) — and publishes it once:
 
 - without ``REDIS_URL``, in process: to the :class:`Hub` of every event loop of this
   process, with ``loop.call_soon_threadsafe`` (the publisher is a request thread);
@@ -14,82 +14,40 @@ account's items (:mod:`live.kinds`) — and publishes it once:
 - without ``REDIS_URL``, also to the other processes using the database (the task queue's
   worker commits the computer's moves in a process of its own): on the ``events``
   doorbell (:mod:`nard_site.doorbell`: ``NOTIFY`` on PostgreSQL, Unix datagrams on
-  SQLite), whose listener thread in each serving process hands the message to its hubs
-  (issue 23 item 13). A message too long for a ring arrives as an empty one: every
-  stream of the process reads the database.
+  SQLite), whose listener thread in each serving process hands the message to its hubs.
+  A message too long for a ring arrives as an empty one: every stream of the process
+  reads the database.
 
 Streams never trust the fan-out alone: a match's events are numbered without gaps, so a
 stream drops what it has sent (``seq`` ≤ the last sent) and fetches from the database what
 it would otherwise skip (a gap), and while the subscription is down it polls the database.
+What they read there is :mod:`live.reads`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import redis
+import redis.asyncio as aioredis
 from django.conf import settings
-from rest_framework.renderers import JSONRenderer
 
-from games.models import is_over
-from games.selectors import event_json, match_review_open
-from live import kinds
+from games.models import Event, Match
+from live.reads import Message, last_seqs, message, page_after
 from nard_site import doorbell
-
-if TYPE_CHECKING:
-    from games.models import Event, Match
+from nard_site.cache import breaker
+from nard_site.serving import db_call
 
 _log = logging.getLogger(__name__)
-_render = JSONRenderer().render
-
-
-def render(data: Any) -> str:
-    """The API's JSON (DRF's renderer: the same bytes as the REST answers)."""
-    return _render(data).decode()
-
-
-@dataclass(frozen=True)
-class Message:
-    """One committed change: ``events`` as ``(seq, type, json)``, ``accounts`` as
-    ``{user id: [(kind, json), ...]}``; ``over`` when the match's stream ends with these
-    events: the match has ended and no game review of it is queued or running (read
-    once, by the publisher, not by each stream)."""
-
-    match: int
-    version: int
-    over: bool
-    events: tuple[tuple[int, str, str], ...]
-    accounts: dict[int, tuple[tuple[str, str], ...]]
-
-    def dumps(self) -> bytes:
-        return json.dumps({"m": self.match, "v": self.version, "o": self.over,
-                           "e": self.events, "a": self.accounts}).encode()
-
-    @classmethod
-    def loads(cls, raw: bytes | str) -> Message:
-        data = json.loads(raw)
-        return cls(match=data["m"], version=data["v"], over=data["o"],
-                   events=tuple((s, t, j) for s, t, j in data["e"]),
-                   accounts={int(u): tuple((k, j) for k, j in items)
-                             for u, items in data["a"].items()})
-
-
-def message(match: Match, events: Sequence[Event]) -> Message:
-    return Message(
-        match=match.pk, version=match.version,
-        over=is_over(match.status) and not match_review_open(match.pk),
-        events=tuple((e.seq, e.type, render(event_json(e))) for e in events),
-        accounts={uid: tuple((kind, render(data)) for kind, data in found)
-                  for uid, found in kinds.items(match, events).items()})
 
 
 def committed(match: Match, events: Sequence[Event]) -> None:
@@ -108,8 +66,6 @@ def _redis() -> Any:
     global _redis_client
     with _redis_lock:
         if _redis_client is None:
-            import redis
-
             _redis_client = redis.Redis.from_url(
                 settings.REDIS_URL, socket_timeout=0.5, socket_connect_timeout=0.5)
         return _redis_client
@@ -126,8 +82,6 @@ def publish(msg: Message) -> None:
         return
     # Don't wait on a dead or hung Redis in every request: the process's breaker of that
     # Redis (shared with the counters' cache) skips it until a probe answers.
-    from nard_site.cache import breaker
-
     gate = breaker(settings.REDIS_URL)
     if gate.closed:
         try:
@@ -160,12 +114,6 @@ def _streaming() -> bool:
     return any(hub.count for hub in list(_hubs.values()))
 
 
-def hearing() -> bool:
-    """Whether this process's listener of the ``events`` doorbell runs (tests)."""
-    thread = _bell_thread
-    return thread is not None and thread.is_alive()
-
-
 def _hear_others() -> None:
     """Start this process's listener of the ``events`` doorbell, unless it runs. It runs
     while the process has streams (and ``STREAM_BELL_LINGER`` seconds after the last)."""
@@ -180,8 +128,6 @@ def _listen() -> None:
     """The changes other processes commit, to this process's hubs; the bell made again
     after a failure (the streams poll the database meanwhile)."""
     global _bell_thread
-    import time
-
     while True:
         try:
             with doorbell.Bell(EVENTS_BELL) as bell:
@@ -212,10 +158,6 @@ def _listen() -> None:
 
 
 # --- the hub: one per event loop, the streams of that loop ------------------------------
-
-class Overflow(Exception):
-    """The stream's client reads more slowly than events come: it is closed."""
-
 
 class Subscription:
     """One stream's inbox: bounded; overflowing marks it for closing."""
@@ -273,7 +215,6 @@ class Hub:
             self.live.set()
         self.reader: asyncio.Task[None] | None = None
         self.idle_since: float | None = None
-        self.subscriptions = 0  # how many times the Redis subscription was (re)made
         # The last seq of every match streamed here, read for all of them in one query at
         # most once a second (the heartbeat's check for a lost last event).
         self._seqs: dict[int, int] = {}
@@ -343,7 +284,7 @@ class Hub:
         if self.loop.time() - self._seqs_at >= 1.0:
             if self._seqs_read is None:
                 ids = [ident for kind, ident in self.subs if kind == "match"]
-                self._seqs_read = asyncio.ensure_future(_last_seqs(ids))
+                self._seqs_read = asyncio.ensure_future(db_call(lambda: last_seqs(ids)))
             read = self._seqs_read
             try:
                 found = await asyncio.shield(read)
@@ -355,14 +296,11 @@ class Hub:
         return self._seqs.get(match_id, last + 1) > last
 
     async def page(self, match_id: int, after: int, limit: int) -> list[str]:
-        """The log after ``after`` (:func:`live.streams.page_after`), one read shared by
+        """The log after ``after`` (:func:`live.reads.page_after`), one read shared by
         every long-poll of this loop asking for the same page while it runs."""
         key = (match_id, after, limit)
         read = self._pages.get(key)
         if read is None:
-            from live.serving import db_call
-            from live.streams import page_after
-
             read = self._pages[key] = asyncio.ensure_future(
                 db_call(lambda: page_after(match_id, after, limit)))
             read.add_done_callback(lambda done: self._pages.pop(key, None)
@@ -382,8 +320,6 @@ class Hub:
                 sub.mark_resync()
 
     async def _read(self) -> None:
-        import redis.asyncio as aioredis
-
         backoff = settings.STREAM_REDIS_BACKOFF[0]
         connected_before = False
         while True:
@@ -398,7 +334,6 @@ class Hub:
                 if confirmed is None or confirmed.get("type") != "subscribe":
                     raise ConnectionError(f"no confirmation of the subscription: {confirmed}")
                 self.live.set()
-                self.subscriptions += 1
                 backoff = settings.STREAM_REDIS_BACKOFF[0]
                 if connected_before:
                     _log.info("live: Redis subscription back; streams catch up")
@@ -429,14 +364,6 @@ class Hub:
                     await client.aclose()
                 except Exception:
                     pass
-
-
-async def _last_seqs(ids: list[int]) -> dict[int, int]:
-    from games.models import Match
-    from live.serving import db_call
-
-    return await db_call(lambda: dict(
-        Match.objects.filter(pk__in=ids).values_list("pk", "last_event_seq")))
 
 
 _hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = weakref.WeakKeyDictionary()
