@@ -2,7 +2,8 @@
 
 Each published rating is derived from the arena's measured head-to-head results
 (computer/lab/NOTEBOOK.md, "Round one: measured strength": 1,000 games each unless
-said; the figures are data, in ``anchors.json``) by the expected score of a 1-point match between two exactly known ratings (``g = 1``, ``L = 1``):
+said; the figures are data, in ``anchors.json``) by the expected score of a 1-point
+match between two exactly known ratings (``g = 1``, ``L = 1``):
 
     E = 1 / (1 + 10^(−D/400))    so    D = 400 · log10(p / (1 − p))
 
