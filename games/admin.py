@@ -444,7 +444,7 @@ class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
     @admin.display(description="commitment and seed")
     def dice_fairness(self, game: Game) -> str:
-        """Issue 26: the commitment; the server's seed only once the game is over (staff
+        """The commitment; the server's seed only once the game is over (staff
         see no more than players do)."""
         shown = selectors.fairness_json(game)
         if shown is None:

@@ -1,4 +1,4 @@
-"""API tokens stored as the SHA-256 of their keys (issue 22 item 12).
+"""API tokens stored as the SHA-256 of their keys.
 
 Creates ``accounts.ApiToken`` and moves every token of DRF's ``authtoken_token`` table
 (where keys were stored as they are) into it as a hash, so that every client's key keeps

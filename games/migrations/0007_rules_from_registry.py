@@ -1,4 +1,4 @@
-"""The rule sets and results are the registry's (issue 21): ``Match.rules`` and
+"""The rule sets and results are the registry's: ``Match.rules`` and
 ``Game.result`` take their choices from ``nardy``'s descriptors (callables, read when
 asked), and the check constraint ``match_rules_known`` (0002), which froze the four
 built-in names into the database, goes: the services validate ``rules`` against the

@@ -73,7 +73,7 @@ def test_token_obtain_with_right_password_case_insensitive_username(api, make_us
     assert response.status_code == 200
     token = response.json()["token"]
     again = api.post(TOKEN, {"username": "Frank", "password": "a-long-secret-42"}, format="json")
-    assert again.json()["token"] != token  # each log-in its own token (issue 22 item 12)
+    assert again.json()["token"] != token  # each log-in its own token
     for key in (token, again.json()["token"]):
         assert api.get(ME, HTTP_AUTHORIZATION=f"Token {key}").json()["username"] == "Frank"
 

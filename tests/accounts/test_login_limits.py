@@ -1,4 +1,4 @@
-"""Limits on password checks (issue 22 item 5), on every log-in path — the API's
+"""Limits on password checks, on every log-in path — the API's
 ``accounts/token/``, the play page's ``POST /play/session/`` and ``/admin/login/``:
 
 - a username is locked per client address, so guessing at someone's name from one

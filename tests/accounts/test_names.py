@@ -96,7 +96,7 @@ def test_the_admin_refuses_a_look_alike_username(make_user, client):
     assert User.objects.count() == 1
 
 
-# --- Issue 22 item 7: look-alike and invisible names --------------------------------------
+# --- look-alike and invisible names --------------------------------------
 
 SMALL_CAPITALS = ["ᴄᴏᴍᴘᴜᴛᴇʀ-ᴇxᴘᴇʀᴛ", "ᴀᴅᴍɪɴ", "ꜱᴜᴘᴘᴏʀᴛ", "ʀᴏᴏᴛ"]
 

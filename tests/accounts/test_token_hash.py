@@ -1,4 +1,4 @@
-"""API tokens are stored as hashes (issue 22 item 12): the key is answered once — by
+"""API tokens are stored as hashes: the key is answered once — by
 ``register`` and ``token`` — and kept nowhere; ``Authorization: Token <key>`` is
 unchanged; the admin lists tokens without keys; migration 0006 hashes the tokens DRF's
 table held, so every existing client's key keeps working."""

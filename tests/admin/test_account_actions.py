@@ -1,4 +1,4 @@
-"""The admin's account actions need the change permission (issue 22 item 8): a staff
+"""The admin's account actions need the change permission: a staff
 account that may only view users neither sees "flag as bot" / "unflag" nor runs them."""
 
 from __future__ import annotations

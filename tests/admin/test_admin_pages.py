@@ -166,7 +166,7 @@ def test_abort_action_goes_through_the_service_and_reports_refusals(staff_client
     assert stuck.status == "aborted" and stuck.finished_at is not None
     assert done.status == "finished"
     event = stuck.events.order_by("-seq").first()
-    game = stuck.current_game  # issue 26: the abort reveals the dice seed of the game it ends
+    game = stuck.current_game  # the abort reveals the dice seed of the game it ends
     assert (event.type, event.data) == ("aborted", {
         "by": staff_user.username, "reason": "aborted by staff", "game": game.number,
         "commitment": game.dice_commitment, "server_seed": game.dice_seed})

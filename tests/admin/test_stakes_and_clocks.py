@@ -1,4 +1,4 @@
-"""The admin shows stakes, offers, clocks, claims and abandonments (issues 13 and 17)."""
+"""The admin shows stakes, offers, clocks, claims and abandonments."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 21 item 8: a rule set that lives only in tests/ plays through the whole server.
+"""A rule set that lives only in tests/ plays through the whole server.
 
 "Sprint" is a hitting game whose checkers all start in their home (a short race) with
 result names of its own (``sweep``, ``rout``). It is registered at test time

@@ -1,4 +1,4 @@
-"""Issue 21 "Done when": no rule-set name or title is spelled outside the engine.
+"""No rule-set name or title is spelled outside the engine.
 
 The rule sets' facts live in their descriptors (``nardy.descriptor``, served by
 ``GET rules/``); every other layer reads them. This test fails when a non-test,
@@ -36,12 +36,6 @@ ALLOWED: dict[str, str] = {
     "accounts/names.py": "reserved usernames, not rule sets",
 }
 """Files allowed to spell a rule-set name, each with why (keep it short)."""
-
-ALLOWED.update({
-    # Pending issue 21 item 2 (another branch rewrites the computer's Profile and its
-    # training command from the descriptor): take these off when it lands — the test
-    # below fails while a listed file no longer needs its place.
-})
 
 SCANNED = (".py", ".js", ".html")
 

@@ -1,4 +1,4 @@
-"""Issue 21 item 2: the server shapes, reads and draws boards only through the rule
+"""The server shapes, reads and draws boards only through the rule
 set's codec, so a codec that adds a field (as Plakoto's would, for a pinned checker)
 or stacks both colours on a point needs no change to the server.
 

@@ -1,4 +1,4 @@
-"""Clocks, claims, abandonment, abort and presence through the API (issue 17).
+"""Clocks, claims, abandonment, abort and presence through the API.
 
 A controllable clock (the ``clock`` fixture) stands in for ``django.utils.timezone.now``,
 which every deadline, claim, sweep and presence mark reads. alice (White) invites bob
@@ -233,7 +233,7 @@ def test_the_sweep_settles_only_what_is_over_the_limit_and_only_once(alice, bob,
         {"game": 1, "side": "white", "by": "sweep",
          "deadline": (START + timedelta(seconds=60)).isoformat()}]
     over_data = data_of(over, "match_over")
-    assert over_data[0].pop("ratings")["black"]["change"] > 0  # issue 25: rated by default
+    assert over_data[0].pop("ratings")["black"]["change"] > 0  # rated by default
     assert over_data == [
         {"winner": "black", "score": {"white": 0, "black": 2}, "reason": "abandoned"}]
     assert data_of(over, "game_over")[-1]["reason"] == "abandoned"

@@ -1,4 +1,4 @@
-"""Issue 22 item 11: invitations are capped — open ones per inviter, open ones to one
+"""Invitations are capped — open ones per inviter, open ones to one
 player, and how many an hour — each refusal with its own stable code."""
 
 from __future__ import annotations

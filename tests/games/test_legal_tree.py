@@ -1,4 +1,4 @@
-"""Issue 23 item 2: ``state.legal_tree``, the rest of the turn as stops, so the page can
+"""``state.legal_tree``, the rest of the turn as stops, so the page can
 draft a whole turn before it sends it. Every path through the tree is a complete legal
 play (forced-play rules included: R19-R24, H11) and every legal play's result is reached,
 in every rule set."""

@@ -1,4 +1,4 @@
-"""Issue 24 item 7: a backgammon match as the `.mat` text GNU Backgammon imports
+"""A backgammon match as the `.mat` text GNU Backgammon imports
 (``GET matches/{id}/export/?format=mat``, :mod:`nardy.mat`).
 
 The round trip through gnubg itself (``/usr/games/gnubg -t``: ``import mat``, then its

@@ -1,4 +1,4 @@
-"""Issue 23 item 5: ``state.resign`` says what resigning now would cost, as the server
+"""``state.resign`` says what resigning now would cost, as the server
 then scores it (R30: a mars while no checker of the resigning side is off)."""
 
 from __future__ import annotations

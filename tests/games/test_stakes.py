@@ -478,7 +478,7 @@ def test_a_whole_match_decided_by_a_refused_offer_exports_and_imports(alice, bob
     assert match["status"] == "finished" and match["winner"] == "black"
     assert match["score"] == {"white": 1, "black": 3}
     over = event_data(match_id, "match_over")
-    assert over[0].pop("ratings")["black"]["change"] > 0  # issue 25: rated by default
+    assert over[0].pop("ratings")["black"]["change"] > 0  # rated by default
     assert over == [{"winner": "black", "score": {"white": 1, "black": 3}}]
     stats = alice.client.get("/api/v1/accounts/users/bob/").json()["stats"]
     assert (stats["games_won"], stats["points_won"], stats["points_lost"]) == (2, 3, 1)

@@ -1,4 +1,4 @@
-"""Issue 25: rated matches, the update in the final move's transaction, leaderboards, a
+"""Rated matches, the update in the final move's transaction, leaderboards, a
 player's ratings, the anchors and the estimate, pairing, the admin reset."""
 
 from __future__ import annotations

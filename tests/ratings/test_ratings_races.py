@@ -1,4 +1,4 @@
-"""Issue 25 races on PostgreSQL: two players pairing with the same waiting player make
+"""Rating races on PostgreSQL: two players pairing with the same waiting player make
 one match; two rated matches of one player ending at once both count."""
 
 from __future__ import annotations

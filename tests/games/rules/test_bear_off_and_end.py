@@ -193,7 +193,7 @@ def test_R31_match_ends_when_a_score_passes_the_length(alice, bob, scripted_dice
     assert state["game"] == 3
     assert event_types(match_id)[-2:] == ["game_over", "match_over"]
     over = events(match_id, "match_over")
-    assert "ratings" in over[0] and over[0].pop("ratings")  # issue 25: rated by default
+    assert "ratings" in over[0] and over[0].pop("ratings")  # rated by default
     assert over == [{"winner": "white",
                                                "score": {"white": 4, "black": 1}}]
     assert_error(alice.post(match_id, "roll"), 409, "wrong_phase")
