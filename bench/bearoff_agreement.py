@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from computer import bearoff
-from computer.arena import wilson
+from computer.lab.arena import wilson
 from computer.search import ROLLS
 
 
