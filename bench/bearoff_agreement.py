@@ -1,4 +1,4 @@
-"""The race target of issue 27: how often the bear-off database's choice is the best play.
+"""The race target: how often the bear-off database's choice is the best play.
 
     nice python -m bench.bearoff_agreement --checkers 5 --decisions 20000
     nice python -m bench.bearoff_agreement --checkers 5 --decisions 5000 --plies 1

@@ -1,4 +1,4 @@
-"""Position classes and the race network (issue 27, item 2), gnubg style.
+"""Position classes and the race network, gnubg style.
 
 A position is a **race** when the sides are past contact: no checker of either side
 has an opposing checker still ahead of it on its way home, and none is on the bar. In

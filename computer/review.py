@@ -1,4 +1,4 @@
-"""Game review (issue 24): how well each side played a finished game, turn by turn.
+"""Game review: how well each side played a finished game, turn by turn.
 
 NumPy and the engine only, no Django. Given a rule set, a game's turns (the position
 before each turn, the side, the dice, the first-turn flag, the steps played: the

@@ -1,4 +1,4 @@
-"""Several trained networks as one: the mean of their estimates (issue 27, item 2).
+"""Several trained networks as one: the mean of their estimates.
 
     python -m computer.lab.ensemble --rules backgammon --out computer/weights/backgammon.npz \\
         computer/weights/members/backgammon-td120k.npz \\

@@ -1,4 +1,4 @@
-"""TD(λ) self-play training of the race network (issue 27, item 2; :mod:`computer.race`).
+"""TD(λ) self-play training of the race network (:mod:`computer.race`).
 
     nice -n 19 python -m computer.lab.train_race --rules backgammon --games 20000 --seed 1
 

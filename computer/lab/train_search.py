@@ -1,4 +1,4 @@
-"""The second training stage: the network fitted to its own 1-ply search (issue 27, item 2).
+"""The second training stage: the network fitted to its own 1-ply search.
 
     nice -n 19 python -m computer.lab.train_search --rules long_nardy --rounds 4 --seed 1
 

@@ -138,7 +138,7 @@ def test_the_printed_figures_agree_with_each_other_and_the_games(
 
 
 def test_b_can_play_another_network(capsys: pytest.CaptureFixture[str]) -> None:
-    """``--b-weights``: the new network against the one it replaced (issue 27): each
+    """``--b-weights``: the new network against the one it replaced: each
     side plays its own weights, and the report names them."""
     previous = PREVIOUS_DIR / "long_nardy.npz"
     argv = ["network", "network", "--rules", "long_nardy", "--games", "4", "--seed", "3",

@@ -1,4 +1,4 @@
-"""The exact bear-off databases (issue 27, item 1): hand values, a brute force through
+"""The exact bear-off databases: hand values, a brute force through
 the engine's own legal plays, the two-sided formula, and their use by the levels."""
 
 from __future__ import annotations

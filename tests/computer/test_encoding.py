@@ -1,4 +1,4 @@
-"""Issue 21 item 2 in the computer: its profile is the rule set's descriptor, its
+"""The rule set's descriptor in the computer: its profile is the rule set's descriptor, its
 boards are read through the rule set's codec, its network encoding is the rule set's
 own, and weights files say which rule set and encoding they were trained for.
 
@@ -168,7 +168,7 @@ def test_values_and_choices_of_the_committed_weights_are_the_old_ones(rules):
     inputs, exactly, and the network level picks the old encoding's best play (without
     the race networks, which came later: tests/computer/test_race.py)."""
     net = load_net(rules)
-    if net.meta["encoding"] != "td-signed24":  # retrained (issue 27): the network it replaced
+    if net.meta["encoding"] != "td-signed24":  # retrained since: the network it replaced
         net = network.Net.load(PREVIOUS_DIR / f"{rules}.npz", rules)
     pick = picker(rules, "network", net=net, race=False)
     rs = ruleset(rules)

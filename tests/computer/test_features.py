@@ -1,4 +1,4 @@
-"""The contact encoding's features (issue 27, item 2): computer/features.py, checked by
+"""The contact encoding's features: computer/features.py, checked by
 hand on concrete positions (docs/computer.md, "Contact features")."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Position classes and the race network (issue 27, item 2)."""
+"""Position classes and the race network."""
 
 from __future__ import annotations
 

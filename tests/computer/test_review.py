@@ -1,4 +1,4 @@
-"""Issue 24, game review: the analysis core (computer/review.py)."""
+"""Game review: the analysis core (computer/review.py)."""
 
 from __future__ import annotations
 

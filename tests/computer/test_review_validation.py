@@ -1,4 +1,4 @@
-"""``python -m bench.review_validation`` (issue 24's validation): its rank correlation,
+"""``python -m bench.review_validation`` (the review's validation): its rank correlation,
 its games written for gnubg, and both commands' lines of figures."""
 
 from __future__ import annotations
