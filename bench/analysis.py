@@ -1,4 +1,4 @@
-"""How long the game review (computer/review.py, issue 24) takes per game.
+"""How long the game review (computer/review.py) takes per game.
 
     python -m bench.analysis --games 2 --depths 0 1 2 --rules long_nardy backgammon
 
@@ -6,7 +6,7 @@ The games are seeded games of the ``heuristic`` level against itself (closer to 
 play than random moves). Each game is reviewed whole at each depth in this process, one
 core (one BLAS thread, as ``computer`` sets); the figures are CPU seconds
 (``time.process_time``: what the machine's other work cannot inflate) per game and per
-turn, with the wall time beside them. Issue 24's target: a 100-turn Long Nardy game in
+turn, with the wall time beside them. The target: a 100-turn Long Nardy game in
 at most 30 s at 1-ply and 5 min at 2-ply.
 """
 

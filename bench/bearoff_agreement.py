@@ -1,4 +1,4 @@
-"""The race target of issue 27: how often the bear-off database's choice is the best play.
+"""The race target: how often the bear-off database's choice is the best play.
 
     nice python -m bench.bearoff_agreement --checkers 5 --decisions 20000
     nice python -m bench.bearoff_agreement --checkers 5 --decisions 5000 --plies 1
@@ -38,7 +38,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from computer import bearoff
-from computer.arena import wilson
+from computer.lab.arena import wilson
 from computer.search import ROLLS
 
 

@@ -1,4 +1,4 @@
-"""The topology test (issue 28 item 3): deploy/cluster.sh up, whole matches through nginx
+"""The topology test: deploy/cluster.sh up, whole matches through nginx
 with the two players' streams on different app nodes, then faults under load.
 
     python -m bench.cluster [--matches 4] [--keep-up]

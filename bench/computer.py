@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from computer import arena
 from computer.board import ruleset
+from computer.lab import arena
 from computer.levels import LEARNED, LEVELS, levels_for, picker
 from computer.network import Net
 from nardy import DEFAULT_RULES, BoardPlay, Side

@@ -1,4 +1,4 @@
-"""What committed dice add to a roll (issue 26: at most +0.2 ms).
+"""What committed dice add to a roll (the target: at most +0.2 ms).
 
     python -m bench.dice [--rolls 20000] [--blocks 7]
 

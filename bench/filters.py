@@ -25,10 +25,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from computer.arena import wilson
-from computer.levels import REDUCED, load_net
+from computer.lab.arena import wilson
+from computer.levels import REDUCED
 from computer.network import equity
 from computer.search import EXPERT_FILTERS, REPLY_FILTER, Evaluator, Filter, gc_paused
+from computer.weights_io import load_net
 from nardy import DEFAULT_RULES
 
 from .computer import decisions

@@ -1,4 +1,4 @@
-"""How big and how slow ``state.legal_tree`` is (issue 23 item 2): over random games of
+"""How big and how slow ``state.legal_tree`` is: over random games of
 each rule set, the worst time to build a turn's tree and its size as JSON. Prints; asserts
 nothing (figures belong here, not in tests).
 

@@ -1,4 +1,4 @@
-"""Password guessing from one address against the production server (issue 22 item 5).
+"""Password guessing from one address against the production server.
 
     python -m bench.login_flood [--seconds 20] [--guessers 6] [--no-limits] [--set NAME=VALUE]
 

@@ -3,7 +3,7 @@ Backgammon judges it (docs/computer.md, "Round two, eighth part").
 
     python -m bench.loss_classes --level network --games 200 --seed 7
     python -m bench.loss_classes --level network --games 200 --seed 7 \\
-        --race-weights computer/weights/candidates/backgammon-race-rollouts.npz
+        --race-weights computer/lab/weights/candidates/backgammon-race-rollouts.npz
 
 Plays ``--games`` seeded games of ``--level`` against itself (with ``--weights`` and
 ``--race-weights``, the networks to measure; default the committed ones), has gnubg

@@ -1,5 +1,5 @@
 """``python -m bench.ratings``: how well the ratings order players, and the leaderboard's
-speed (issue 25; a measurement that prints, not a test).
+speed (a measurement that prints, not a test).
 
 1. A simulation: 200 synthetic players of known strength (normal, σ 300 points) play
    20,000 matches of mixed lengths (1, 3, 5, 7), each won with the probability the true

@@ -1,4 +1,4 @@
-"""The computer's reply delay (issue 23 item 13), on command 1's set-up.
+"""The computer's reply delay, on command 1's set-up.
 
     python -m bench.reply [--replies 40] [--level heuristic] [--rules NAME]
                           [--interval 2] [--database sqlite|postgres]

@@ -1,5 +1,5 @@
-"""The computer's reply time while a game review runs beside it (issue 24: "analysis never
-delays the computer's reply in another match").
+"""The computer's reply time while a game review runs beside it (the target: analysis
+never delays the computer's reply in another match).
 
     python -m bench.review_latency --rules long_nardy --level expert --positions 60
 

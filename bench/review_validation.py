@@ -1,5 +1,5 @@
 """How far the game review (computer/review.py) can be trusted (docs/computer.md, "Review
-accuracy"; issue 24's validation).
+accuracy").
 
     python -m bench.review_validation gnubg --games 50 --depths 0 1
     python -m bench.review_validation levels --games 100 --depth 1
@@ -40,7 +40,7 @@ from nardy import RULESETS, SIDE_NAMES
 from nardy.mat import MAT_RULES, format_mat
 
 BLUNDER = 0.08
-"""Issue 24: a gnubg blunder is a move that loses at least this much."""
+"""A blunder, as gnubg's losses are counted here: a move that loses at least this much."""
 
 GNUBG_SCRIPT = """
 import gnubg, json

@@ -1,4 +1,4 @@
-"""The serving layer under abuse (issue 22 items 1, 2, 4): prints figures, asserts nothing.
+"""The serving layer under abuse: prints figures, asserts nothing.
 
     python -m bench.serving [--only upload,slow,redis]
 

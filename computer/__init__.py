@@ -31,19 +31,11 @@ from nardy import BoardPosition, Side, Step, Turn
 
 from . import stakes
 from .board import UnreadableBoardError, ruleset
-from .levels import (
-    LEARNED,
-    LEVELS,
-    Picker,
-    UnknownLevelError,
-    levels_for,
-    load_net,
-    picker,
-    race_estimate,
-)
+from .levels import LEARNED, LEVELS, Picker, levels_for, picker, race_estimate
 from .network import OUTPUTS, WeightsMismatchError
 from .search import Evaluator
 from .stakes import Situation
+from .weights_io import UnknownLevelError, load_net
 
 __all__ = [
     "LEVELS",
@@ -158,7 +150,7 @@ def match_stake_decision(rules: str, level: str, position: BoardPosition, side: 
     never offer a dead cube, accept when refusing loses the match), then the level's
     rule with the stake, the next stake and whether marses count read from
     ``situation``. The server's computer (``games.bots``) and the reference bot client
-    (:mod:`computer.client`) both decide here. Whether an offer is allowed at all
+    (:mod:`computer.lab.client`) both decide here. Whether an offer is allowed at all
     (S2-S7) is the caller's to check. Raises like :func:`stake_decision`.
     """
     ruleset(rules)

@@ -1,8 +1,7 @@
 """Exact bear-off databases: the one-sided distributions of the rolls to bear off, and
-the two-sided race value built from them (issue 27, item 1).
+the two-sided race value built from them.
 
-    python -m computer.bearoff build      # writes computer/weights/bearoff.npz
-    python -m computer bearoff build      # the same, through the dispatcher
+    python -m computer.lab bearoff build  # writes computer/weights/bearoff.npz
 
 **The one-sided database.** Every position of 0..15 checkers on the six home points
 (``C(21, 6)`` = 54,264 positions, the empty one included), each checker on own points
@@ -76,9 +75,6 @@ the file's size and its build time are in docs/computer.md.
 
 from __future__ import annotations
 
-import argparse
-import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -434,30 +430,3 @@ def _mirrored(q: int) -> int:
 _OPPONENT_POINT: dict[str, Callable[[int], int]] = {"rotated": _rotated,
                                                      "mirrored": _mirrored}
 """The opponent's own point ``q`` in one's own numbering (R2, H1)."""
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m computer.bearoff",
-                                     description="Build the exact bear-off databases.")
-    parser.add_argument("command", choices=["build"])
-    parser.add_argument("--out", type=Path, default=PATH)
-    args = parser.parse_args(argv)
-    started = time.process_time()
-    tables = write(args.out)
-    took = time.process_time() - started
-    print(f"{len(positions())} positions; {args.out} {args.out.stat().st_size:,} bytes; "
-          f"{took:.1f} s CPU")
-    started = time.process_time()
-    two = args.out.with_name(TWO_PATH.name)
-    table = write_two_sided(two)
-    took = time.process_time() - started
-    print(f"two-sided, up to {TWO_SIDED} checkers a side: {len(table)} homes, "
-          f"{table.size:,} pairs; {two} {two.stat().st_size:,} bytes; {took:.1f} s CPU")
-    off = tables["off"].astype(np.float64) / SCALE
-    full = int(index(np.array([0, 0, 0, 0, 0, CHECKERS]))[0])
-    print(f"15 checkers on point 6: {off[full] @ np.arange(MAX_ROLLS):.4f} expected rolls")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,4 @@
-"""Contact features: what a strong player sees beyond the checker counts (issue 27, item 2).
+"""Contact features: what a strong player sees beyond the checker counts.
 
 The ``contact-signed24`` encoding (:mod:`computer.network`) is the TD encoding's 208 inputs
 followed by :data:`EXTRA` inputs for each side (the mover's, then the opponent's), each

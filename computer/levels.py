@@ -1,12 +1,11 @@
-"""The levels: how each picks one of the legal plays, and where the weights live."""
+"""The levels: how each picks one of the legal plays (the committed networks they read
+are loaded by :mod:`computer.weights_io`)."""
 
 from __future__ import annotations
 
 import json
 import random
 from collections.abc import Callable, Sequence
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
@@ -14,12 +13,11 @@ from nardy import RULESETS, BoardPosition, Side
 from nardy import BoardPlay as Play
 
 from . import heuristic
-from .board import UnreadableBoardError, readable, reader, ruleset
+from .board import UnreadableBoardError, boards, pips, readable, reader, ruleset
 from .network import Net
 from .score import Objective
 from .search import Evaluator
-
-WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+from .weights_io import WEIGHTS_DIR, UnknownLevelError, load_net, weights_path
 
 LEVELS: dict[str, str] = {
     "random": "Plays a uniformly random legal move: a floor, and handy for testing clients.",
@@ -56,25 +54,6 @@ of the rolls, :data:`computer.search.ROLL_GROUPS`), listed in :data:`SEARCH_FILE
 whose full 2-ply misses the 300 ms a decision at p95 — the nardy games (Long Nardy's
 30-odd plays a roll, the hitting games' 20-30); backgammon's full 2-ply is within it
 (docs/computer.md has both measurements, time and strength)."""
-
-
-class UnknownLevelError(ValueError):
-    """The level does not exist, or not for this rule set (no trained weights)."""
-
-
-def weights_path(rules: str) -> Path:
-    return WEIGHTS_DIR / f"{rules}.npz"
-
-
-@cache
-def load_net(rules: str) -> Net:
-    """The committed network of ``rules``. Raises ``UnknownLevelError`` without one,
-    :class:`~computer.network.WeightsMismatchError` when it was trained for another rule
-    set or encoding (or does not say)."""
-    path = weights_path(rules)
-    if not path.exists():
-        raise UnknownLevelError(f"no trained network for {rules!r} ({path.name} missing)")
-    return Net.load(path, rules)
 
 
 def levels_for(rules: str) -> dict[str, str]:
@@ -135,8 +114,6 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
 def race_estimate(rules: str, position: BoardPosition, side: Side) -> float:
     """The ``heuristic`` level's P(win) for ``side`` about to roll: a logistic in the pip
     lead (plus 4 pips for having the roll) over the square root of the pips left."""
-    from .board import boards, pips
-
     mine, theirs = pips(boards(rules, [position], side))
     lead = float(theirs[0] - mine[0]) + 4.0
     spread = float(np.sqrt(max(int(mine[0] + theirs[0]), 1)))

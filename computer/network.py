@@ -33,7 +33,7 @@ names (:func:`net_encoding`).
 **Network**: the encoding's inputs → ``hidden`` tanh units → :data:`N_OUTPUTS` sigmoid outputs,
 the mover's probabilities of: winning, winning 2+ points (mars/gammon), winning 3
 (koks/backgammon), losing 2+, losing 3. Trained by TD(λ) self-play
-(:mod:`computer.train`) with a cross-entropy loss on each output.
+(:mod:`computer.lab.train`) with a cross-entropy loss on each output.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ class Encoding:
             raise WeightsMismatchError(
                 f"{source}: the weights do not say which rule set and encoding they were "
                 f"trained for (no {', '.join(missing)} in their meta); retrain them "
-                f"(python -m computer.train --rules {self.profile.name})")
+                f"(python -m computer.lab.train --rules {self.profile.name})")
         if meta["rules"] != self.profile.name:
             raise WeightsMismatchError(f"{source}: the weights were trained for "
                                        f"{meta['rules']!r}, not {self.profile.name!r}")

@@ -1,4 +1,4 @@
-"""Position classes and the race network (issue 27, item 2), gnubg style.
+"""Position classes and the race network, gnubg style.
 
 A position is a **race** when the sides are past contact: no checker of either side
 has an opposing checker still ahead of it on its way home, and none is on the bar. In
@@ -15,7 +15,7 @@ The classes, as the evaluation reads them (:class:`computer.search.Evaluator`):
 - **bear-off**: both sides all home (:func:`computer.bearoff.in_domain`): the exact
   database;
 - **race**: the race network (``computer/weights/<rules>-race.npz``, trained by
-  ``python -m computer.train_race``) where one is committed;
+  ``python -m computer.lab.train_race``) where one is committed;
 - **contact**: everything else: the rule set's network, as before.
 
 The race network reads the same inputs as the contact one (the per-point counts, the
@@ -35,8 +35,8 @@ import numpy.typing as npt
 
 from .board import _BLACK_INDEX, Boards, Profile, profile
 from .network import Net, WeightsMismatchError
+from .weights_io import WEIGHTS_DIR
 
-WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 POINTS = 24
 
 

@@ -1,4 +1,4 @@
-"""Game review (issue 24): how well each side played a finished game, turn by turn.
+"""Game review: how well each side played a finished game, turn by turn.
 
 NumPy and the engine only, no Django. Given a rule set, a game's turns (the position
 before each turn, the side, the dice, the first-turn flag, the steps played: the
@@ -62,7 +62,7 @@ from nardy import SIDE_NAMES, BoardPosition, Side, Step
 
 from . import stakes
 from .board import ruleset
-from .levels import REDUCED, load_net
+from .levels import REDUCED
 from .network import Net, equity, flip
 from .score import (  # noqa: F401 (the review's names before computer.score)
     WIN_FREQUENCIES,
@@ -71,6 +71,7 @@ from .score import (  # noqa: F401 (the review's names before computer.score)
     match_equity_table_for,
 )
 from .search import Evaluator, gc_paused
+from .weights_io import load_net
 
 TOP = 5
 """How many of the best plays a turn's review lists."""

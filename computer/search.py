@@ -64,6 +64,7 @@ from .board import (
 from .network import N_OUTPUTS, Net, equity, flip, net_encoding, outcome_vector
 from .race import is_race, load_race_net
 from .score import Objective
+from .weights_io import UnknownLevelError, load_net
 
 ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
     ((a, b), (1 if a == b else 2) / 36) for a in range(1, 7) for b in range(1, a + 1))
@@ -158,9 +159,8 @@ def group_top(values: FloatArray, sizes: IntArray, keep: int) -> tuple[IntArray,
 
 
 def _is_committed(rules: str, net: Net) -> bool:
-    """Whether ``net`` is the committed network of ``rules`` (``levels.load_net``'s)."""
-    from .levels import UnknownLevelError, load_net
-
+    """Whether ``net`` is the committed network of ``rules`` (the one
+    :func:`~computer.weights_io.load_net` loads)."""
     try:
         return net is load_net(rules)
     except UnknownLevelError:

@@ -30,8 +30,8 @@ IDENTIFIERS = re.compile(r"\b(?:long_nardy|short_nardy)\b")
 ALLOWED: dict[str, str] = {
     # GNU Backgammon plays backgammon only: the adapter and the arena's gnubg player
     # check that they were given backgammon.
-    "computer/gnubg.py": "gnubg is a backgammon-only tool",
-    "computer/arena.py": "the gnubg player of the arena is backgammon-only",
+    "computer/lab/gnubg.py": "gnubg is a backgammon-only tool",
+    "computer/lab/arena.py": "the gnubg player of the arena is backgammon-only",
     # Reserved usernames: "nard" is the site's name there, not a rule set.
     "accounts/names.py": "reserved usernames, not rule sets",
 }

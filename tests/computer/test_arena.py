@@ -1,4 +1,4 @@
-"""The arena (``python -m computer arena``): its statistics, determinism across
+"""The arena (``python -m computer.lab arena``): its statistics, determinism across
 ``--jobs``, its output and errors, and the gnubg player (skipped without gnubg)."""
 
 from __future__ import annotations
@@ -8,13 +8,36 @@ import random
 import re
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 
-import computer.levels
-from computer import __main__ as cli
-from computer.arena import LevelPlayer, Setup, main, ms_per_move, play, run, wilson
+import computer.weights_io
 from computer.board import ruleset
-from computer.gnubg import GnubgError, GnubgPlayer, apply_move, apply_steps, find_gnubg, parse_move
+from computer.lab import PREVIOUS_DIR
+from computer.lab import __main__ as cli
+from computer.lab.arena import (
+    ArenaError,
+    LevelPlayer,
+    Setup,
+    main,
+    make_player,
+    ms_per_move,
+    play,
+    run,
+    wilson,
+)
+from computer.lab.gnubg import (
+    GnubgError,
+    GnubgPlayer,
+    apply_move,
+    apply_steps,
+    find_gnubg,
+    parse_move,
+    server_script,
+)
+from computer.network import weights_digest
+from computer.race import load_race_net
+from computer.score import WINS_ONLY
 from nardy import BACKGAMMON_RULES, BLACK, WHITE, BoardPlay, BoardPosition, HitPosition, Side
 
 
@@ -115,9 +138,9 @@ def test_the_printed_figures_agree_with_each_other_and_the_games(
 
 
 def test_b_can_play_another_network(capsys: pytest.CaptureFixture[str]) -> None:
-    """``--b-weights``: the new network against the one it replaced (issue 27): each
+    """``--b-weights``: the new network against the one it replaced: each
     side plays its own weights, and the report names them."""
-    previous = computer.levels.WEIGHTS_DIR / "previous" / "long_nardy.npz"
+    previous = PREVIOUS_DIR / "long_nardy.npz"
     argv = ["network", "network", "--rules", "long_nardy", "--games", "4", "--seed", "3",
             "--b-weights", str(previous)]
     assert cli.main(["arena", *argv]) == 0
@@ -144,7 +167,7 @@ def test_b_can_play_another_network(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_players_and_rules_are_refused(argv: list[str], message: str, tmp_path,
                                            monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(computer.levels, "WEIGHTS_DIR", tmp_path)  # no trained networks
+    monkeypatch.setattr(computer.weights_io, "WEIGHTS_DIR", tmp_path)  # no trained networks
     with pytest.raises(SystemExit) as stopped:
         main(argv)
     assert stopped.value.code == 2
@@ -244,7 +267,6 @@ def test_the_arena_runs_gnubg_in_each_worker() -> None:
 def test_a_record_is_taken_up_where_it_stopped(tmp_path) -> None:
     """``--record``: a run cut short (here: the file of a 3-game run) is continued by the
     same command, which plays only the missing games; the tally is the uncut run's."""
-    import json
 
     setup = Setup("backgammon", "random", "heuristic", seed=5)
     whole = run(setup, games=6)
@@ -264,8 +286,6 @@ def test_a_record_is_taken_up_where_it_stopped(tmp_path) -> None:
 
 
 def test_a_record_of_another_setup_is_refused(tmp_path, capsys) -> None:
-    from computer.arena import ArenaError
-
     record = tmp_path / "arena.jsonl"
     run(Setup("backgammon", "random", "heuristic", seed=5), games=1, record=record)
     before = record.read_text()
@@ -285,11 +305,10 @@ def test_a_record_of_another_setup_is_refused(tmp_path, capsys) -> None:
 def test_a_records_header_names_the_networks_by_digest(tmp_path) -> None:
     """Another network for B is another setup: the header carries each learned player's
     weights digest (the committed file's when none is given), none for the others."""
-    from computer.network import weights_digest
 
-    previous = computer.levels.WEIGHTS_DIR / "previous" / "long_nardy.npz"
+    previous = PREVIOUS_DIR / "long_nardy.npz"
     header = Setup("long_nardy", "network", "heuristic", seed=1, b_weights=previous).header()
-    assert header["a_weights"] == weights_digest(computer.levels.weights_path("long_nardy"))
+    assert header["a_weights"] == weights_digest(computer.weights_io.weights_path("long_nardy"))
     assert header["b_weights"] is None
     other = Setup("long_nardy", "network", "network", seed=1, b_weights=previous).header()
     assert other["b_weights"] == weights_digest(previous) != other["a_weights"]
@@ -299,7 +318,6 @@ def test_expert_full_is_the_unreduced_expert_and_records_tell_them_apart(tmp_pat
     """``expert-full``: the expert searching all 21 rolls at its last ply where the
     ``expert`` reduces it (all but backgammon); a record of the full search (every record
     made before the reduction) is not continued by the reduced one, nor the reverse."""
-    from computer.arena import ArenaError, make_player
 
     assert make_player("short_nardy", "expert").reduced is True
     assert make_player("short_nardy", "expert-full").reduced is False
@@ -323,11 +341,6 @@ def test_match_play_is_another_setup_and_plays_for_the_match(tmp_path,
     """``--match N``: each game the first of an N-point match — the header says so (a
     money record is not continued by it), the learned players play for the match at
     0-0 (a 1-point match: wins only, computer.score), gnubg is told the length."""
-    import numpy as np
-
-    from computer.arena import ArenaError
-    from computer.gnubg import server_script
-    from computer.score import WINS_ONLY
 
     assert "match" not in Setup("backgammon", "network", "random", seed=1).header()
     one = Setup("backgammon", "network", "random", seed=1, match=1)
@@ -341,7 +354,6 @@ def test_match_play_is_another_setup_and_plays_for_the_match(tmp_path,
     assert player.objective is not None
     assert all(np.allclose(w, WINS_ONLY) for w in player.objective.weights)
     assert LevelPlayer("backgammon", "network").objective is None
-    from computer.arena import make_player
     money = make_player("backgammon", "expert-money", match=1)
     assert isinstance(money, LevelPlayer) and money.objective is None
     assert money.level == "expert"
@@ -382,7 +394,6 @@ def test_gnubg_in_a_one_point_match_plays_for_the_win() -> None:
 
 def _race_variant(tmp_path) -> tuple[object, object]:
     """The committed backgammon race network with its output biases moved, saved."""
-    from computer.race import load_race_net
 
     committed = load_race_net("backgammon")
     assert committed is not None
@@ -398,10 +409,6 @@ def test_race_weights_give_the_learned_players_another_race_network(tmp_path) ->
     ``--b-weights``) play races with it; a ``-norace`` level still has none; the record's
     header names it by digest — and says nothing when it is not given, so the records
     made before the option are continued as they were."""
-    import numpy as np
-
-    from computer.arena import make_player
-    from computer.network import weights_digest
 
     variant, path = _race_variant(tmp_path)
     player = make_player("backgammon", "network", race_weights=path)
@@ -410,7 +417,7 @@ def test_race_weights_give_the_learned_players_another_race_network(tmp_path) ->
     assert make_player("backgammon", "network").race is None  # the committed one
     header = Setup("backgammon", "network", "network", seed=1, race_weights=path).header()
     assert header["a_race_weights"] == header["b_race_weights"] == weights_digest(path)
-    previous = computer.levels.WEIGHTS_DIR / "previous" / "backgammon.npz"
+    previous = PREVIOUS_DIR / "backgammon.npz"
     apart = Setup("backgammon", "network", "network", seed=1, b_weights=previous,
                   race_weights=path)
     assert (apart.race_weights_of("a"), apart.race_weights_of("b")) == (path, None)
@@ -418,7 +425,6 @@ def test_race_weights_give_the_learned_players_another_race_network(tmp_path) ->
     assert "a_race_weights" not in Setup("backgammon", "network", "gnubg", seed=1).header()
     record = tmp_path / "before.jsonl"
     run(Setup("backgammon", "network", "random", seed=1), games=1, record=record)
-    from computer.arena import ArenaError
     with pytest.raises(ArenaError, match="records another setup"):
         run(Setup("backgammon", "network", "random", seed=1, race_weights=path), games=2,
             record=record)
@@ -428,11 +434,11 @@ def test_race_weights_give_the_learned_players_another_race_network(tmp_path) ->
     (["network", "random", "--rules", "backgammon", "--race-weights", "/no/such.npz"],
      "no weights file"),
     (["network", "random", "--rules", "backgammon", "--race-weights",
-      str(computer.levels.WEIGHTS_DIR / "backgammon.npz")], "not a race network"),
+      str(computer.weights_io.WEIGHTS_DIR / "backgammon.npz")], "not a race network"),
     (["network", "random", "--rules", "backgammon", "--race-weights",
-      str(computer.levels.WEIGHTS_DIR / "short_nardy-race.npz")], "short_nardy"),
+      str(computer.weights_io.WEIGHTS_DIR / "short_nardy-race.npz")], "short_nardy"),
     (["network", "random", "--rules", "nard", "--race-weights",
-      str(computer.levels.WEIGHTS_DIR / "backgammon-race.npz")], "does not bear off"),
+      str(computer.weights_io.WEIGHTS_DIR / "backgammon-race.npz")], "does not bear off"),
 ])
 def test_bad_race_weights_are_refused(argv: list[str], message: str,
                                       capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,4 @@
-"""The exact bear-off databases (issue 27, item 1): hand values, a brute force through
+"""The exact bear-off databases: hand values, a brute force through
 the engine's own legal plays, the two-sided formula, and their use by the levels."""
 
 from __future__ import annotations
@@ -9,11 +9,13 @@ from functools import cache
 import numpy as np
 import pytest
 
+from bench.bearoff_agreement import ExactRace
 from computer import bearoff
 from computer.board import boards, profile
-from computer.levels import load_net
+from computer.lab.arena import ArenaError, check_player, make_player
 from computer.network import equity
 from computer.search import ROLLS, Evaluator
+from computer.weights_io import load_net
 from nardy import RULESETS
 from tests.computer.util import sample_positions
 
@@ -177,7 +179,6 @@ def test_the_database_choice_matches_an_exact_solution_on_small_races():
     """The race target's unit check (bench/bearoff_agreement.py measures it at scale):
     on a handful of two-sided races of up to 3 checkers a side, the play the levels'
     0-ply picks with the database is the one of highest exact win chance."""
-    from bench.bearoff_agreement import ExactRace
 
     solver = ExactRace(3)
     rules = "long_nardy"
@@ -210,8 +211,6 @@ def test_equity_in_the_domain_has_no_triple():
 
 
 def test_the_arena_plays_a_learned_level_without_the_database():
-    from computer.arena import ArenaError, check_player, make_player
-
     assert make_player("long_nardy", "network-nodb").exact_race is False
     assert make_player("long_nardy", "network").exact_race is True
     with pytest.raises(ArenaError):
@@ -278,7 +277,6 @@ def test_two_sided_against_a_brute_force_through_the_engine(rules):
 
 def test_two_sided_equals_the_bench_solver():
     """bench/bearoff_agreement.py's expectimax (written apart) on races of up to 4 a side."""
-    from bench.bearoff_agreement import ExactRace
 
     solver = ExactRace(4)
     small, value = bearoff.two_sided(4)

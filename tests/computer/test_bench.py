@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from bench import computer as bench_computer
+from bench import filters
 from bench.computer import decisions, main
 
 
@@ -34,7 +36,6 @@ def test_a_level_the_rule_set_lacks_is_an_error(capsys, monkeypatch):
 def test_the_filter_bench_scores_each_setting_against_its_reference(capsys):
     """``python -m bench.filters``: a line per setting, its agreement an interval that
     holds it, the committed setting first; a setting as wide as the reference agrees."""
-    from bench import filters
 
     wide = filters.Setting("as wide as the reference",
                            (filters.Filter(99, 99.0), filters.Filter(3, 99.0)), 2)
@@ -58,11 +59,10 @@ def test_the_filter_bench_scores_each_setting_against_its_reference(capsys):
 def test_expert_full_is_benched_beside_the_reduced_expert(capsys, monkeypatch):
     """``--levels expert,expert-full``: where the expert's 2-ply is reduced, the full
     search is timed too, each with its own picker."""
-    import bench.computer as bench
 
     calls = []
-    real = bench.picker
-    monkeypatch.setattr(bench, "picker",
+    real = bench_computer.picker
+    monkeypatch.setattr(bench_computer, "picker",
                         lambda *a, **k: calls.append(k.get("reduced", "-")) or real(*a, **k))
     main(["--rules", "short_nardy", "--positions", "2", "--levels", "expert,expert-full"])
     lines = capsys.readouterr().out.splitlines()

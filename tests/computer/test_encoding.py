@@ -1,4 +1,4 @@
-"""Issue 21 item 2 in the computer: its profile is the rule set's descriptor, its
+"""The rule set's descriptor in the computer: its profile is the rule set's descriptor, its
 boards are read through the rule set's codec, its network encoding is the rule set's
 own, and weights files say which rule set and encoding they were trained for.
 
@@ -22,9 +22,12 @@ import pytest
 from computer import board as board_module
 from computer import network
 from computer.board import Boards, UnreadableBoardError, boards, profile, ruleset
-from computer.levels import UnknownLevelError, levels_for, load_net, picker, weights_path
+from computer.lab import PREVIOUS_DIR
+from computer.lab.train import train
+from computer.levels import levels_for, picker
 from computer.network import WeightsMismatchError, encoding
 from computer.search import Evaluator
+from computer.weights_io import UnknownLevelError, load_net, weights_path
 from nardy import RULESETS, BoardPosition, SignedCounts
 
 from .util import sample_positions
@@ -165,8 +168,8 @@ def test_values_and_choices_of_the_committed_weights_are_the_old_ones(rules):
     inputs, exactly, and the network level picks the old encoding's best play (without
     the race networks, which came later: tests/computer/test_race.py)."""
     net = load_net(rules)
-    if net.meta["encoding"] != "td-signed24":  # retrained (issue 27): the network it replaced
-        net = network.Net.load(weights_path(rules).parent / "previous" / f"{rules}.npz", rules)
+    if net.meta["encoding"] != "td-signed24":  # retrained since: the network it replaced
+        net = network.Net.load(PREVIOUS_DIR / f"{rules}.npz", rules)
     pick = picker(rules, "network", net=net, race=False)
     rs = ruleset(rules)
     checked = 0
@@ -258,8 +261,6 @@ def test_the_fingerprint_follows_what_the_encoding_writes():
 
 
 def test_training_records_the_encoding(tmp_path):
-    from computer.train import train
-
     net = train("nard", 2, seed=3, hidden=4, report=2, eval_games=0)
     assert {k: net.meta[k] for k in encoding("nard").meta} == encoding("nard").meta
     path = tmp_path / "nard.npz"

@@ -1,4 +1,4 @@
-"""Several networks averaged into one (computer/ensemble.py): the mean of their output
+"""Several networks averaged into one (computer/lab/ensemble.py): the mean of their output
 logits, as a network of their hidden units side by side."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from computer.board import boards
-from computer.ensemble import average, main
+from computer.lab.ensemble import average, main
 from computer.network import Net, encoding, weights_digest
 from computer.search import Evaluator
 from tests.computer.util import sample_positions
@@ -84,7 +84,7 @@ def test_the_command_writes_the_ensemble_and_a_log_naming_its_members(tmp_path):
     expected = average([Net.load(p, RULES) for p in paths], encoding(RULES))
     assert np.allclose(net.w2, expected.w2, atol=1e-7)  # saved as float32
     log = out.with_suffix(".log").read_text().splitlines()
-    assert log[0].startswith("# python -m computer.ensemble --rules backgammon")
+    assert log[0].startswith("# python -m computer.lab.ensemble --rules backgammon")
     for path in paths:
         assert any(line.startswith("# member=") and path.name in line
                    and weights_digest(path) in line for line in log)

@@ -1,4 +1,4 @@
-"""The contact encoding's features (issue 27, item 2): computer/features.py, checked by
+"""The contact encoding's features: computer/features.py, checked by
 hand on concrete positions (docs/computer.md, "Contact features")."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import pytest
 
 from computer import features
 from computer.board import Boards, boards, profile, ruleset
-from computer.levels import weights_path
+from computer.lab import PREVIOUS_DIR
+from computer.lab.train import widen
 from computer.network import (
     CONTACT_INPUTS,
     TD_INPUTS,
@@ -18,7 +19,6 @@ from computer.network import (
     net_encoding,
 )
 from computer.search import Evaluator
-from computer.train import widen
 from tests.computer.util import one_board as board
 from tests.computer.util import sample_positions
 
@@ -131,7 +131,7 @@ def test_the_contact_encoding_extends_the_td_encoding(rules):
 
 @pytest.mark.parametrize("rules", ["long_nardy", "backgammon"])
 def test_a_widened_network_starts_where_its_start_was(rules):
-    start = Net.load(weights_path(rules).parent / "previous" / f"{rules}.npz", rules)
+    start = Net.load(PREVIOUS_DIR / f"{rules}.npz", rules)
     assert net_encoding(rules, start).name == "td-signed24"
     wide = widen(start, encoding(rules), 96, np.random.default_rng(1))
     assert (wide.n_inputs, wide.hidden) == (CONTACT_INPUTS, 96)

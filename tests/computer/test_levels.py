@@ -10,9 +10,11 @@ import pytest
 
 import computer
 from computer.board import boards, ruleset
-from computer.levels import LEVELS, UnknownLevelError, levels_for, picker
-from computer.match import play_game
+from computer.lab.match import play_game
+from computer.levels import LEVELS, levels_for, picker
 from computer.network import Net
+from computer.search import Evaluator, Filter
+from computer.weights_io import UnknownLevelError
 from nardy import RULESETS
 
 from .util import general_boards, sample_positions
@@ -128,8 +130,6 @@ def test_fast_board_arrays_agree_with_the_protocol(rules):
 
 
 def test_search_filter_keeping_one_play_returns_the_static_best():
-    from computer.search import Evaluator, Filter
-
     rs = ruleset("long_nardy")
     position, side, dice, first = next(
         (p, s, d, f) for p, s, d, f in sample_positions("long_nardy", 100, seed=13)

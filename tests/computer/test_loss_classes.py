@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from bench import loss_classes
+from bench.analysis import heuristic_game
 from bench.review_validation import gnubg_path
 from computer.bearoff import race_position
 from computer.board import Boards, boards
@@ -57,8 +58,6 @@ def test_the_table_sums_the_classes_and_counts_blunders() -> None:
 
 
 def test_gnubg_rounding_below_zero_counts_as_no_loss_and_moves_must_match() -> None:
-    from bench.analysis import heuristic_game
-
     game = heuristic_game("backgammon", 3)[:4]
     by = loss_classes.tally([game], [[-0.001, None, 0.05, 0.0]])
     assert sorted(x for values in by.values() for x in values) == [0.0, 0.0, 0.05]

@@ -1,4 +1,4 @@
-"""Issue 24 item 1: the match equity table and the review's match-winning chance
+"""The match equity table and the review's match-winning chance
 (computer/review.py: MatchEquity, match_equity_table, MWC per play)."""
 
 from __future__ import annotations

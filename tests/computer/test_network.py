@@ -8,8 +8,8 @@ import random
 import numpy as np
 
 from computer.board import boards, profile, ruleset
+from computer.lab.train import _targets, self_play, train
 from computer.network import N_OUTPUTS, TD_INPUTS, Net, encode, equity, flip, outcome_vector
-from computer.train import _targets, self_play
 
 from .util import sample_positions
 
@@ -96,13 +96,12 @@ def test_self_play_game_gives_one_training_row_per_turn_but_the_last():
 def test_a_self_play_game_without_a_result_is_abandoned_not_an_error(monkeypatch):
     """Cut at 5 turns (no game of any rule set ends that soon), the game gives no
     training rows, and the training run carries on and says how many it abandoned."""
-    from computer.train import train
 
     net = Net.create(8, np.random.default_rng(1))
     x, target, turns = self_play("backgammon", net, random.Random(4), 0.7, max_turns=5)
     assert (x.shape, target.shape, turns) == ((0, TD_INPUTS), (0, N_OUTPUTS), 5)
     log: list[str] = []
-    monkeypatch.setattr("computer.train.self_play",
+    monkeypatch.setattr("computer.lab.train.self_play",
                         lambda *a, **k: self_play(*a, **k, max_turns=5))
     train("backgammon", 3, seed=2, hidden=8, report=3, eval_games=0, log=log)
     assert log[-1].endswith("abandoned=3"), log

@@ -1,4 +1,4 @@
-"""Position classes and the race network (issue 27, item 2)."""
+"""Position classes and the race network."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import random
 import numpy as np
 import pytest
 
+import computer.race as race
 from computer import bearoff
-from computer.arena import make_player
 from computer.board import boards, profile
-from computer.levels import load_net
+from computer.lab.arena import make_player
+from computer.lab.train_race import race_game, train
 from computer.network import Net, WeightsMismatchError
 from computer.race import is_race, load_race_net, race_weights_path
 from computer.search import Evaluator
-from computer.train_race import race_game, train
+from computer.weights_io import load_net
 from nardy import RULESETS
 from tests.computer.util import one_board as board
 from tests.computer.util import sample_positions
@@ -79,8 +80,6 @@ def test_the_evaluator_reads_the_race_net_in_races_only(rules):
 
 
 def test_a_race_net_must_say_it_is_one(tmp_path, monkeypatch):
-    import computer.race as race
-
     rules = MIRRORED
     net = load_net(rules)
     net.save(tmp_path / f"{rules}-race.npz")  # a contact network's meta: no class=race

@@ -1,4 +1,4 @@
-"""The race network's second stage (computer/race_rollouts.py): race positions of
+"""The race network's second stage (computer/lab/race_rollouts.py): race positions of
 self-play, rolled out to the exact database, the network fitted to them."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 
 from computer import bearoff
 from computer.board import boards, profile, ruleset
-from computer.levels import load_net
+from computer.lab.race_rollouts import DICE36, main, race_positions, rollout, train
 from computer.network import Net, flip
 from computer.race import is_race, load_race_net
-from computer.race_rollouts import DICE36, main, race_positions, rollout, train
 from computer.search import Evaluator
+from computer.weights_io import load_net
 
 RULES = "backgammon"
 
@@ -92,7 +92,7 @@ def test_a_round_fits_the_race_network_and_says_so(tmp_path):
     assert net.meta["class"] == "race" and net.meta["rollout_rounds"] == "1"
     assert not np.allclose(net.w1, load_race_net(RULES).w1)
     log = out.with_suffix(".log").read_text().splitlines()
-    assert log[0].startswith("# python -m computer.race_rollouts --rules backgammon")
+    assert log[0].startswith("# python -m computer.lab.race_rollouts --rules backgammon")
     assert log[1].startswith("# start=backgammon-race.npz sha256=")
     assert log[2].startswith("round=1 ") and "positions=" in log[2]
     assert log[-1].startswith("# done in")

@@ -1,20 +1,25 @@
-"""Issue 24, game review: the analysis core (computer/review.py)."""
+"""Game review: the analysis core (computer/review.py)."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from computer.board import ruleset
+from computer.levels import REDUCED
 from computer.review import (
+    Reviewer,
     ReviewError,
     StakeInput,
     TurnInput,
     match_equity_table,
+    match_equity_table_for,
     review_game,
 )
-from computer.search import ROLLS
+from computer.search import ROLLS, Evaluator
+from computer.weights_io import load_net
 from nardy.position import Position
 
 WHITE, BLACK = 0, 1
@@ -164,8 +169,6 @@ def test_the_match_equity_table() -> None:
 
 @pytest.mark.parametrize("rules", ["long_nardy", "short_nardy", "backgammon", "nard"])
 def test_each_rule_sets_table_is_a_match_equity_table(rules: str) -> None:
-    from computer.review import match_equity_table_for
-
     table = match_equity_table_for(rules, 7)
     assert table[3][3] == pytest.approx(0.5)
     assert table[1][7] > table[1][2] > 0.5
@@ -177,11 +180,6 @@ def test_the_2_ply_review_searches_as_the_expert_plays(rules: str) -> None:
     """The review's depth 2 is the expert's 2-ply: reduced where the expert's is
     (``computer.levels.REDUCED``), full elsewhere — the plays are judged by the search
     the computer plays with."""
-    import numpy as np
-
-    from computer.levels import REDUCED, load_net
-    from computer.review import Reviewer
-    from computer.search import Evaluator
 
     reviewer = Reviewer(rules, 2)
     assert reviewer.ev.reduced is (rules in REDUCED)

@@ -1,4 +1,4 @@
-"""``python -m bench.review_validation`` (issue 24's validation): its rank correlation,
+"""``python -m bench.review_validation`` (the review's validation): its rank correlation,
 its games written for gnubg, and both commands' lines of figures."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from bench.review_latency import main as latency
 from bench.review_validation import gnubg_path, main, mat_record, played_games, ranks, spearman
 from nardy import RULESETS
 from nardy.mat import MAT_RULES, format_mat
@@ -47,8 +48,6 @@ def test_gnubg_compares_every_move_with_a_choice(capsys):
 
 
 def test_review_latency_prints_the_three_cases(capsys):
-    from bench.review_latency import main as latency
-
     latency(["--rules", BACKGAMMON, "--level", "network", "--positions", "3"])
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{BACKGAMMON}: network's decisions on 3 positions")

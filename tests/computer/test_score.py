@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import computer.score
 from computer import choose_play
-from computer.levels import load_net, picker
+from computer.levels import picker
 from computer.network import equity, flip, outcome_vector
 from computer.score import (
     MONEY,
@@ -22,6 +23,7 @@ from computer.score import (
 )
 from computer.search import ROLLS, Evaluator
 from computer.stakes import Situation
+from computer.weights_io import load_net
 from nardy import RULESETS
 
 from .util import differing, sample_positions
@@ -115,8 +117,6 @@ def test_each_outcome_is_worth_its_match_equity_on_equity_scale(rules, score, st
 
 
 def test_without_win_frequencies_or_a_length_it_is_money_play(monkeypatch):
-    import computer.score
-
     monkeypatch.setattr(computer.score, "WIN_FREQUENCIES", {})
     assert match_objective("backgammon", 0, length=5, own=0, opponent=0) is None
     dave = match_objective("backgammon", 0, length=5, own=0, opponent=0, mars=False)

@@ -10,12 +10,13 @@ estimates the same up to float32 rounding (the network's batches differ).
 from __future__ import annotations
 
 import gc
+import json
 import random
 
 import numpy as np
 import pytest
 
-from computer import features
+from computer import features, levels
 from computer.board import (
     boards,
     packed_boards,
@@ -26,7 +27,7 @@ from computer.board import (
     untouched,
 )
 from computer.heuristic import blocks
-from computer.levels import REDUCED, load_net, picker
+from computer.levels import REDUCED, picker
 from computer.network import (
     CONTACT_INPUTS,
     TD_INPUTS,
@@ -46,6 +47,7 @@ from computer.search import (
     group_argmax,
     group_top,
 )
+from computer.weights_io import load_net
 from nardy import RULESETS
 
 from .util import general_boards, sample_positions
@@ -381,9 +383,6 @@ def test_the_collector_is_paused_for_a_decision_and_back_after():
 def test_the_reduced_rule_sets_are_read_from_the_weights_directory(tmp_path, monkeypatch):
     """``computer/weights/search.json`` lists them (data beside the networks, not a rule
     set's name in the code); a name that is no rule set is refused."""
-    import json
-
-    from computer import levels
 
     listed = json.loads(levels.SEARCH_FILE.read_text())["reduced_2_ply"]
     assert frozenset(listed) == REDUCED and set(listed) <= set(RULES)

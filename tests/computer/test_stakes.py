@@ -79,7 +79,7 @@ def test_api_random_and_bad_question():
                                 question="double", stake=1, next_stake=2)  # type: ignore[arg-type]
 
 
-# --- the match score first (issue 21 item 4: one rule for the server and the client) -----
+# --- the match score first (one rule for the server and the client) ---------------------
 
 
 def _situation(**changes):

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import random
+
 import numpy as np
 
+from computer.board import boards, ruleset
+from computer.lab.match import play_game
+from computer.lab.train import main, train
 from computer.levels import picker
-from computer.network import Net
-from computer.train import main, train
+from computer.network import Net, encoding, equity, weights_digest
+from computer.weights_io import load_net
 
 
 def test_short_training_run_writes_weights_and_log(tmp_path):
@@ -16,10 +22,9 @@ def test_short_training_run_writes_weights_and_log(tmp_path):
     net = Net.load(out, "long_nardy")
     assert net.hidden == 16 and net.meta["games"] == "12" and net.meta["seed"] == "5"
     log = (tmp_path / "ln.log").read_text().splitlines()
-    assert log[0].startswith("# python -m computer.train")
+    assert log[0].startswith("# python -m computer.lab.train")
     assert sum(line.startswith("games=") for line in log) == 2
     pick = picker("long_nardy", "network", net=net)
-    from computer.board import ruleset
     plays = ruleset("long_nardy").legal_plays(ruleset("long_nardy").initial(), 0, (6, 5), True)
     assert 0 <= pick(plays, 0) < len(plays)
 
@@ -42,10 +47,6 @@ def test_stop_after_repeats_a_cut_run():
 def test_committed_long_nardy_network_beats_random():
     """The committed weights load and play far above the floor (measured: 500 of 500
     games at 0-ply, docs/computer.md); 10 fixed-seed games here."""
-    import random
-
-    from computer.levels import load_net
-    from computer.match import play_game
 
     net = load_net("long_nardy")
     assert int(net.meta["games"]) >= 1000
@@ -63,9 +64,6 @@ def _late_positions(games: int = 40, last: int = 6, seed: int = 21):
     """The positions of the last ``last`` turns before the end of ``games`` seeded
     heuristic self-play games, each with the side that moved there and the game's
     winner. The engine is integer-only, so these are the same on every machine."""
-    import random
-
-    from computer.board import ruleset
 
     rs = ruleset("long_nardy")
     rng = random.Random(seed)
@@ -94,8 +92,6 @@ def test_a_short_training_run_learns_who_is_winning():
     training seeds here: untrained 42-68 %, trained 92-97 %; asserted: trained >= 80 %
     and at least 15 points above untrained (the untrained weights come from NumPy's
     PCG64 stream, the same everywhere)."""
-    from computer.board import boards
-    from computer.network import encoding, equity
 
     samples = _late_positions()
     enc = encoding("long_nardy")
@@ -118,9 +114,6 @@ def test_a_short_training_run_learns_who_is_winning():
 def test_a_warm_start_is_named_in_the_log_by_its_digest(tmp_path):
     """``--init``: the log's header names the start network by the SHA-256 of its file,
     and each report's checkpoint leaves weights and log that agree."""
-    import hashlib
-
-    from computer.network import weights_digest
 
     start = tmp_path / "start.npz"
     train("long_nardy", 2, seed=3, hidden=8, report=2, eval_games=0).save(start)

@@ -1,4 +1,4 @@
-"""The second training stage (computer/train_search.py): the network fitted to its own
+"""The second training stage (computer/lab/train_search.py): the network fitted to its own
 1-ply search on contact positions of its self-play games."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import pytest
 
 from computer import bearoff
 from computer.board import boards, profile
-from computer.levels import load_net
-from computer.network import Net, encoding
+from computer.lab.train import widen
+from computer.lab.train_search import contact_positions, fit, main, targets, train
+from computer.network import Net, encoding, weights_digest
 from computer.race import is_race
 from computer.search import Evaluator
-from computer.train import widen
-from computer.train_search import contact_positions, fit, targets, train
+from computer.weights_io import load_net
 
 RULES = "backgammon"
 
@@ -86,15 +86,12 @@ def test_the_stage_is_reproducible_and_logs_each_round():
 
 
 def test_the_command_logs_its_start_and_rounds(tmp_path):
-    from computer.network import weights_digest
-    from computer.train_search import main
-
     start, out = tmp_path / "start.npz", tmp_path / "fitted.npz"
     small_net().save(start)
     main(["--rules", RULES, "--start", str(start), "--rounds", "1", "--games", "1",
           "--epochs", "1", "--eval-games", "0", "--plies", "2", "--reduced", "--out", str(out)])
     log = out.with_suffix(".log").read_text().splitlines()
-    assert log[0].startswith("# python -m computer.train_search --rules backgammon")
+    assert log[0].startswith("# python -m computer.lab.train_search --rules backgammon")
     assert log[1].startswith(f"# start=start.npz sha256={weights_digest(start)} "
                              "(contact-signed24, 6 hidden, ")
     assert "targets=2-ply reduced;" in log[1]
@@ -104,8 +101,6 @@ def test_the_command_logs_its_start_and_rounds(tmp_path):
 
 
 def test_reduced_without_two_plies_is_refused(tmp_path, capsys):
-    from computer.train_search import main
-
     out = tmp_path / "fitted.npz"
     with pytest.raises(SystemExit):
         main(["--rules", RULES, "--rounds", "1", "--games", "1", "--reduced", "--out", str(out)])

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from computer.board import POINTS, Boards, ruleset
-from computer.levels import load_net
 from computer.score import WINS_ONLY, Objective
 from computer.search import Evaluator
+from computer.weights_io import load_net
 from nardy import RULESETS, BoardPosition, Side
 
 

@@ -1,5 +1,5 @@
 """The computer plays its checkers for the match, not for money (computer/score.py): the
-server's computer (games.bots) and the reference bot client (computer.client) read the
+server's computer (games.bots) and the reference bot client (computer.lab.client) read the
 same situation from a match and play the same move — in a 1-point match or with
 ``dave`` stakes (S6) the one that is best for the win alone, where money play would
 choose another for its gammons."""
@@ -10,7 +10,7 @@ import pytest
 
 from accounts.models import User
 from computer import choose_play
-from computer.client import Api, Bot
+from computer.lab.client import Api, Bot
 from computer.levels import picker
 from computer.score import WINS_ONLY, Objective
 from computer.stakes import Situation

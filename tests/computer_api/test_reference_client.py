@@ -1,4 +1,4 @@
-"""The reference bot client (computer/client.py, issue 15): two bot accounts play whole
+"""The reference bot client (computer/lab/client.py): two bot accounts play whole
 matches through the public API on a live server, one at ``random`` and one at
 ``heuristic``; its Server-Sent Events parser on a canned stream; a stale version read
 again; 429 retried with the same Idempotency-Key; and bot accounts need the flag.
@@ -25,8 +25,9 @@ import pytest
 import computer
 from accounts.models import User
 from accounts.services import token_obtain
-from computer import client
-from computer.client import Action, Api, ApiError, Bot, EventStream, NotABot, ServerEvent
+from computer.lab import __main__ as cli
+from computer.lab import client
+from computer.lab.client import Action, Api, ApiError, Bot, EventStream, NotABot, ServerEvent
 from games.models import Game, Match
 from games.replay import replay_problems
 from nardy import RULESETS, WHITE
@@ -80,7 +81,7 @@ def assert_played_legally(match_id: int, bots: list[Bot],
     for bot in bots:
         assert bot.refused == []
     warnings = [r.getMessage() for r in caplog.records
-                if r.name == "computer.client" and r.levelno >= logging.WARNING]
+                if r.name == "computer.lab.client" and r.levelno >= logging.WARNING]
     assert warnings == []
     games = Game.objects.filter(match_id=match_id)
     assert games.exists()
@@ -96,7 +97,7 @@ def assert_played_legally(match_id: int, bots: list[Bot],
 def test_two_bots_play_a_long_nardy_match_with_once(
         live_server: Any, transactional_db: Any, seeded_dice: list[int],
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="computer.client")
+    caplog.set_level(logging.INFO, logger="computer.lab.client")
     white, black = bot_account("bot-white"), bot_account("bot-black")
     match_id = invite(live_server.url, white, opponent="bot-black")
     bots: list[Bot] = []
@@ -124,7 +125,7 @@ def test_two_bots_play_a_backgammon_game_following_the_account_stream(
     # The live server is WSGI: its account stream answers what waits now and ends, and
     # the client opens it again after the retry hint (the ASGI server keeps it open).
     settings.STREAM_RETRY_MS = 20
-    caplog.set_level(logging.INFO, logger="computer.client")
+    caplog.set_level(logging.INFO, logger="computer.lab.client")
     white, black = bot_account("gammon-white"), bot_account("gammon-black")
     match_id = invite(live_server.url, white, opponent="gammon-black", rules="backgammon")
     bots: list[Bot] = []
@@ -153,7 +154,7 @@ def test_two_bots_play_a_backgammon_game_following_the_account_stream(
 
 
 def test_the_command_plays_a_match_on_the_production_server(tmp_path: Path) -> None:
-    """``python -m computer client`` itself, twice, against granian (``nard_site.asgi``):
+    """``python -m computer.lab client`` itself, twice, against granian (``nard_site.asgi``):
     the account stream stays open and pushes each ``your_turn`` as it happens."""
     database = tmp_path / "bots.sqlite3"
     env = server_env(database)
@@ -163,7 +164,7 @@ def test_the_command_plays_a_match_on_the_production_server(tmp_path: Path) -> N
     server = AsgiServer(env)
     try:
         match_id = invite(server.url, tokens["asgi-white"], opponent="asgi-black")
-        command = [sys.executable, "-m", "computer", "client", "--url", server.url,
+        command = [sys.executable, "-m", "computer.lab", "client", "--url", server.url,
                    "--match", str(match_id), "--seed", "5"]
         logs = [tmp_path / "white.log", tmp_path / "black.log"]
         players = [subprocess.Popen(
@@ -428,8 +429,6 @@ def test_the_command_needs_a_token(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_python_m_computer_client_is_the_same_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from computer import __main__ as cli
-
     with pytest.raises(SystemExit) as exited:
         cli.main(["client", "--help"])
 

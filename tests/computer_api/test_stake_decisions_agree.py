@@ -1,4 +1,4 @@
-"""The server's computer (games.bots) and the reference bot client (computer.client)
+"""The server's computer (games.bots) and the reference bot client (computer.lab.client)
 decide stakes alike, the match score first (issue 21 item 4): both go through
 computer.match_stake_decision, and on the same situations they give the same answer.
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from accounts.models import User
-from computer.client import Api, Bot
+from computer.lab.client import Api, Bot
 from games import bots, selectors, services
 from games.models import Game, GamePhase, Match
 from nardy import BLACK

@@ -56,7 +56,7 @@ def test_the_stake_choices_are_the_engine_names() -> None:
 
 
 def test_one_turn_cap_for_the_server_and_the_computer() -> None:
-    from computer import match
+    from computer.lab import match
 
     assert MAX_TURNS_PER_GAME == 2_000
     assert transitions.MAX_TURNS_PER_GAME is MAX_TURNS_PER_GAME

@@ -5,7 +5,7 @@ checkers on the bar, hits and bearing off), each with a fresh random roll. One g
 process (Debian package ``gnubg``, text mode) gets every position by its gnubg
 position ID (``HitPosition.gnubg_id``, which this also tests), the roll, and
 ``hint 1000``, which lists every distinct legal move. Each move is read and applied
-to the board by ``computer.gnubg`` (``apply_move``: a few plain lines, independent of
+to the board by ``computer.lab.gnubg`` (``apply_move``: a few plain lines, independent of
 the engine's move generator), and the set of resulting positions must equal the
 engine's. Skipped when gnubg is not installed.
 """
@@ -18,7 +18,7 @@ import subprocess
 
 import pytest
 
-from computer.gnubg import apply_move, find_gnubg
+from computer.lab.gnubg import apply_move, find_gnubg
 from nardy import BACKGAMMON_RULES, BLACK, WHITE, HitPosition
 
 GNUBG = find_gnubg()

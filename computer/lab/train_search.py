@@ -1,8 +1,8 @@
-"""The second training stage: the network fitted to its own 1-ply search (issue 27, item 2).
+"""The second training stage: the network fitted to its own 1-ply search.
 
-    nice -n 19 python -m computer.train_search --rules long_nardy --rounds 4 --seed 1
+    nice -n 19 python -m computer.lab.train_search --rules long_nardy --rounds 4 --seed 1
 
-TD(λ) self-play (:mod:`computer.train`) learns from the network's own next estimates; this
+TD(λ) self-play (:mod:`computer.lab.train`) learns from the network's own next estimates; this
 stage corrects it by search instead, as gnubg's networks were corrected by rollouts, only
 cheaper. Each round:
 
@@ -35,15 +35,16 @@ from pathlib import Path
 
 import numpy as np
 
+from computer import bearoff
+from computer.board import boards, profile, ruleset
+from computer.levels import picker
+from computer.network import Net, equity, net_encoding
+from computer.race import is_race
+from computer.search import Evaluator
+from computer.weights_io import WEIGHTS_DIR
 from nardy import DEFAULT_RULES, BoardPosition, Side
 
-from . import bearoff
-from .board import boards, profile, ruleset
-from .levels import WEIGHTS_DIR, picker
 from .match import MAX_TURNS, first_dice, paired_share
-from .network import Net, equity, net_encoding
-from .race import is_race
-from .search import Evaluator
 from .train import TrainingLog, describe_start
 
 
@@ -157,7 +158,7 @@ def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: in
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m computer.train_search",
+    parser = argparse.ArgumentParser(prog="python -m computer.lab.train_search",
                                      description="Fit the network to its own 1-ply search.")
     parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--start", type=Path, default=None,
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
     start_path = args.start or WEIGHTS_DIR / f"{args.rules}.npz"
     start = Net.load(start_path, args.rules)
     log = TrainingLog(
-        "computer.train_search", argv,
+        "computer.lab.train_search", argv,
         [f"# start={describe_start(start_path, start)}; rounds={args.rounds} "
          f"games/round={args.games} epochs={args.epochs} batch={args.batch} "
          f"rate={args.rate} seed={args.seed} targets={args.plies}-ply"

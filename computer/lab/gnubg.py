@@ -162,7 +162,7 @@ class GnubgPlayer:
     """One gnubg process answering best moves at 0-ply (see the module doc); ``match``:
     money play (0) or the first game of a ``match``-point match.
 
-    ``new_game`` and ``choose`` make it an arena player (:class:`computer.arena.Player`);
+    ``new_game`` and ``choose`` make it an arena player (:class:`computer.lab.arena.Player`);
     ``close`` (or ``with``) ends the process, which also ends by itself when this
     process's end closes its input.
     Raises :class:`GnubgError` when gnubg is not installed or does not start."""

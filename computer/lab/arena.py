@@ -1,10 +1,10 @@
 """The arena: games between two players, with the statistics of the result.
 
-    python -m computer arena expert heuristic --rules long_nardy --games 1000 --seed 1
-    python -m computer arena expert gnubg --rules backgammon --games 500 --jobs 2
+    python -m computer.lab arena expert heuristic --rules long_nardy --games 1000 --seed 1
+    python -m computer.lab arena expert gnubg --rules backgammon --games 500 --jobs 2
 
 ``A`` and ``B`` are level names (:data:`computer.LEVELS`) or ``gnubg`` (GNU Backgammon
-at 0-ply, backgammon only, :mod:`computer.gnubg`). ``A`` has White in the even games
+at 0-ply, backgammon only, :mod:`computer.lab.gnubg`). ``A`` has White in the even games
 and Black in the odd ones. Game ``i``'s starter and dice, and the ``random`` level's
 choices in it, are drawn from ``(--seed, i)`` alone, so the games and their tallies do
 not depend on ``--jobs`` (worker processes, each with its own players, one gnubg
@@ -22,15 +22,15 @@ session's end) is taken up again by the same command, which plays only the games
 file lacks, and the report covers them all. A file written for another setup is refused
 — a 1,000-game measurement can be spread over several sittings, never mixed::
 
-    python -m computer arena expert expert --rules short_nardy --games 1000 \
-        --b-weights computer/weights/previous/short_nardy.npz --record sn-expert.jsonl
+    python -m computer.lab arena expert expert --rules short_nardy --games 1000 \
+        --b-weights computer/lab/weights/previous/short_nardy.npz --record sn-expert.jsonl
 
 ``--weights FILE`` plays the learned levels with another network (``--b-weights`` gives
 B its own), ``--race-weights FILE`` with another race network (:mod:`computer.race`;
 the players of ``--weights``' network: A, and B unless ``--b-weights``), each named in
 the record's header by its digest::
 
-    python -m computer arena network gnubg --rules backgammon --games 1000 --seed 2 \
+    python -m computer.lab arena network gnubg --rules backgammon --games 1000 --seed 2 \
         --race-weights candidates/backgammon-race-rollouts.npz
 """
 
@@ -50,24 +50,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from computer.board import profile, ruleset
+from computer.levels import LEARNED, LEVELS, REDUCED, levels_for, picker
+from computer.network import Net, WeightsMismatchError, weights_digest
+from computer.race import load_race_net
+from computer.score import match_objective
+from computer.weights_io import UnknownLevelError, weights_path
 from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
-from .board import profile, ruleset
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
-from .levels import (
-    LEARNED,
-    LEVELS,
-    REDUCED,
-    UnknownLevelError,
-    levels_for,
-    picker,
-    weights_path,
-)
 from .match import MAX_TURNS, first_dice
-from .network import Net, WeightsMismatchError, weights_digest
-from .race import load_race_net
-from .score import match_objective
 
 GNUBG = "gnubg"
 NO_DB = "-nodb"
@@ -446,7 +439,7 @@ def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False,
     ``jobs`` worker processes; with ``record``, only those the record file lacks, each
     appended to it as it ends (the tally has them all). Raises :class:`ArenaError` for a
     player that cannot be set up or a record of another setup,
-    :class:`~computer.gnubg.GnubgError` when gnubg fails."""
+    :class:`~computer.lab.gnubg.GnubgError` when gnubg fails."""
     for player, name in (("a", setup.a), ("b", setup.b)):
         check_player(setup.rules, name, setup.weights_of(player),
                      setup.race_weights_of(player))
@@ -558,7 +551,7 @@ def report(setup: Setup, tally: Tally, jobs: int, elapsed: float) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m computer arena",
+        prog="python -m computer.lab arena",
         description="Play games between two players (levels or gnubg) and print the "
                     "result with its 95 %% Wilson interval.")
     parser.add_argument("a", metavar="A", help=f"one of {', '.join(PLAYERS)}")
@@ -571,7 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the learned levels' network (default: the committed one)")
     parser.add_argument("--b-weights", type=Path, default=None,
                         help="B's network when it is not --weights' (e.g. the previous "
-                             "committed one: computer/weights/previous/RULES.npz)")
+                             "committed one: computer/lab/weights/previous/RULES.npz)")
     parser.add_argument("--race-weights", type=Path, default=None,
                         help="the race network of the players of --weights' network (A, "
                              "and B unless --b-weights); default: the committed one")

@@ -1,9 +1,9 @@
 """The race network's second stage: fitted to rollouts that end in the exact database.
 
-    nice -n 19 python -m computer.race_rollouts --rules backgammon --rounds 2 --seed 1
+    nice -n 19 python -m computer.lab.race_rollouts --rules backgammon --rounds 2 --seed 1
 
 The race network (:mod:`computer.race`) learned the races by TD(λ) self-play
-(:mod:`computer.train_race`); measured against gnubg's analysis, its play in races
+(:mod:`computer.lab.train_race`); measured against gnubg's analysis, its play in races
 outside the bear-off database lost about as much equity a move as the contact network's
 in contact (docs/computer.md, "Round two, eighth part"). A race has no contact left, so
 a short rollout values it well: each game played on, both sides by the evaluation being
@@ -18,7 +18,7 @@ there the database's value is exact. Each round:
    trial played greedily at 0-ply to the database's domain or the end of the game; the
    target is the mean of the trials' final estimates (the database's exact outputs, or
    the result);
-3. fits the race network to those targets (:func:`computer.train_search.fit`).
+3. fits the race network to those targets (:func:`computer.lab.train_search.fit`).
 
 Every round the log records the positions, the loss before and after the fit, and the
 mean absolute change of equity the fit made on them. The same command writes the same
@@ -35,15 +35,15 @@ from pathlib import Path
 
 import numpy as np
 
+from computer import bearoff
+from computer.board import boards, profile, ruleset
+from computer.network import N_OUTPUTS, FloatArray, Net, equity, flip, net_encoding
+from computer.race import is_race, load_race_net, race_weights_path
+from computer.search import Evaluator
+from computer.weights_io import load_net
 from nardy import DEFAULT_RULES, BoardPosition, Side
 
-from . import bearoff
-from .board import boards, profile, ruleset
-from .levels import load_net
 from .match import MAX_TURNS, first_dice
-from .network import N_OUTPUTS, FloatArray, Net, equity, flip, net_encoding
-from .race import is_race, load_race_net, race_weights_path
-from .search import Evaluator
 from .train import TrainingLog, describe_start
 from .train_search import fit
 
@@ -161,7 +161,7 @@ def train(rules: str, rounds: int, games: int, trials: int, seed: int, epochs: i
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m computer.race_rollouts",
+        prog="python -m computer.lab.race_rollouts",
         description="Fit the race network to rollouts ending in the bear-off database.")
     parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--start", type=Path, default=None,
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, ValueError) as error:
         parser.error(str(error))
     log = TrainingLog(
-        "computer.race_rollouts", argv,
+        "computer.lab.race_rollouts", argv,
         [f"# start={describe_start(start_path, start)}; rounds={args.rounds} "
          f"games/round={args.games} trials={args.trials} epochs={args.epochs} "
          f"batch={args.batch} rate={args.rate} seed={args.seed}"],

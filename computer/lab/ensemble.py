@@ -1,6 +1,6 @@
-"""Several trained networks as one: the mean of their estimates (issue 27, item 2).
+"""Several trained networks as one: the mean of their estimates.
 
-    python -m computer.ensemble --rules backgammon --out computer/weights/backgammon.npz \\
+    python -m computer.lab.ensemble --rules backgammon --out computer/weights/backgammon.npz \\
         computer/weights/members/backgammon-td120k.npz \\
         computer/weights/members/backgammon-td98k.npz
 
@@ -9,7 +9,7 @@ their mean errs less than either. The mean is taken of the outputs' **logits** (
 values before the sigmoid), and that mean is itself a network of this module's
 architecture: the members' hidden units side by side (each member's input weights
 unchanged, widened to the current encoding with zero weights for the inputs it never
-read, :func:`computer.train.widen`), their output weights divided by the number of
+read, :func:`computer.lab.train.widen`), their output weights divided by the number of
 members, the output biases averaged. So an ensemble is played, searched, reviewed,
 trained on and saved as any network is; it costs what a network of the members' hidden
 units together costs (docs/computer.md has the timings and the strength it gives).
@@ -25,10 +25,10 @@ from pathlib import Path
 
 import numpy as np
 
+from computer.network import Encoding, Net, encoding
+from computer.weights_io import WEIGHTS_DIR
 from nardy import DEFAULT_RULES
 
-from .levels import WEIGHTS_DIR
-from .network import Encoding, Net, encoding
 from .train import TrainingLog, describe_start, widen
 
 
@@ -50,7 +50,7 @@ def average(members: Sequence[Net], enc: Encoding) -> Net:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m computer.ensemble",
+        prog="python -m computer.lab.ensemble",
         description="Average trained networks into one (the mean of their output logits).")
     parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--out", type=Path, default=None,
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     header = [f"# rules={args.rules} members={len(members)}: the mean of their output logits"]
     header += [f"# member={describe_start(path, net)}"
                for path, net in zip(args.members, members, strict=True)]
-    log = TrainingLog("computer.ensemble", argv, header, out)
+    log = TrainingLog("computer.lab.ensemble", argv, header, out)
     net = average(members, encoding(args.rules))
     net.meta["ensemble"] = " ".join(path.name for path in args.members)
     log.lines.append(f"hidden={net.hidden} inputs={net.n_inputs}")

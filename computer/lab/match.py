@@ -1,15 +1,14 @@
 """Games between two levels: training's evaluation games and tests (the arena,
-:mod:`computer.arena`, plays its own, its players seeing the position and the dice)."""
+:mod:`computer.lab.arena`, plays its own, its players seeing the position and the dice)."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
 
+from computer.board import ruleset
+from computer.levels import Picker
 from nardy import MAX_TURNS_PER_GAME, Outcome, Side
-
-from .board import ruleset
-from .levels import Picker
 
 MAX_TURNS = MAX_TURNS_PER_GAME
 """A game still without a result after this many turns is an error (the engine's cap,

@@ -4,10 +4,10 @@ public API (/api/v1/, API.md) at any level of :mod:`computer` — an example for
 Run it (the token is the account's, from ``POST accounts/token/``; staff flag the account
 ``is_bot`` in the admin first — the client refuses to play for an account without it)::
 
-    python -m computer.client --url http://127.0.0.1:8000 --token TOKEN --level expert
-    python -m computer.client ... --once                # play what waits now, then exit
-    python -m computer.client ... --match 42            # only match 42, until it is over
-    python -m computer.client ... --accept-invitations  # join the matches it is invited to
+    python -m computer.lab.client --url http://127.0.0.1:8000 --token TOKEN --level expert
+    python -m computer.lab.client ... --once                # play what waits now, then exit
+    python -m computer.lab.client ... --match 42            # only match 42, until it is over
+    python -m computer.lab.client ... --accept-invitations  # join the matches it is invited to
 
 (``NARD_TOKEN`` may hold the token instead of ``--token``.) It logs one line per action and
 stops cleanly on Ctrl-C.
@@ -60,7 +60,7 @@ from computer.stakes import Situation
 from nardy import BLACK, RULESETS, WHITE, format_play
 from nardy.stakes import holds_the_right
 
-log = logging.getLogger("computer.client")
+log = logging.getLogger("computer.lab.client")
 
 TIMEOUT = 60.0
 """Seconds a request (or a quiet stream: the server writes at least every 15 s) may take."""
@@ -510,7 +510,7 @@ class Bot:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m computer.client",
+    p = argparse.ArgumentParser(prog="python -m computer.lab.client",
                                 description="Play an is_bot account's matches through the "
                                             "public API.")
     p.add_argument("--url", default="http://127.0.0.1:8000", help="the server")

@@ -1,6 +1,6 @@
 """TD(λ) self-play training of the value network, TD-Gammon style.
 
-    nice -n 19 python -m computer.train --rules long_nardy --games 60000 --seed 1
+    nice -n 19 python -m computer.lab.train --rules long_nardy --games 60000 --seed 1
 
 The network plays both sides greedily at 0-ply (the dice are the exploration). After
 each game, every position a side moved to (the game's last, finished one excepted) is
@@ -28,12 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy import DEFAULT_RULES, Outcome
-
-from .board import Boards, boards, profile, ruleset
-from .levels import WEIGHTS_DIR, picker
-from .match import MAX_TURNS, first_dice, play_game
-from .network import (
+from computer.board import Boards, boards, profile, ruleset
+from computer.levels import picker
+from computer.network import (
     N_OUTPUTS,
     Encoding,
     FloatArray,
@@ -46,6 +43,10 @@ from .network import (
     outcome_vector,
     weights_digest,
 )
+from computer.weights_io import WEIGHTS_DIR
+from nardy import DEFAULT_RULES, Outcome
+
+from .match import MAX_TURNS, first_dice, play_game
 
 Evaluate = Callable[[Boards, Inputs], FloatArray]
 """The estimates of a turn's results (``Boards`` and their encoding) from the mover's side."""
@@ -235,7 +236,7 @@ class TrainingLog:
     first (printed at once), the progress lines the training appends to :attr:`lines`,
     and a last "done in" line. :meth:`save` writes the weights and the log beside them
     (the checkpoint at each report); :meth:`finish` the final ones. Every training
-    command (``computer.train``, ``computer.train_race``, ``computer.train_search``)
+    command (``computer.lab.train``, ``computer.lab.train_race``, ``computer.lab.train_search``)
     keeps its log this way, so each weights file has the log that reproduces it."""
 
     def __init__(self, prog: str, argv: list[str] | None, header: list[str], out: Path,
@@ -260,7 +261,7 @@ class TrainingLog:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m computer.train",
+    parser = argparse.ArgumentParser(prog="python -m computer.lab.train",
                                      description="TD(λ) self-play training of the network.")
     parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--games", type=int, default=60_000)
@@ -289,7 +290,7 @@ def main(argv: list[str] | None = None) -> None:
               f"eval: 0-ply vs heuristic over {args.eval_games} games every {args.report}"]
     if init is not None:
         header.append(f"# init={describe_start(args.init, init)}")
-    log = TrainingLog("computer.train", argv, header,
+    log = TrainingLog("computer.lab.train", argv, header,
                       args.out or WEIGHTS_DIR / f"{args.rules}.npz", args.log)
     net = train(args.rules, args.games, args.seed, args.hidden, args.lam, args.rate,
                 args.final_rate, args.report, args.eval_games, log.lines,

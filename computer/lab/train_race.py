@@ -1,12 +1,12 @@
-"""TD(λ) self-play training of the race network (issue 27, item 2; :mod:`computer.race`).
+"""TD(λ) self-play training of the race network (:mod:`computer.race`).
 
-    nice -n 19 python -m computer.train_race --rules backgammon --games 20000 --seed 1
+    nice -n 19 python -m computer.lab.train_race --rules backgammon --games 20000 --seed 1
 
 Each game is played from the start by the committed contact network at 0-ply (with
 the bear-off database in its domain) until the position becomes a race
 (:func:`computer.race.is_race`); from there both sides play greedily at 0-ply by the
 race network, and every race position a side moves to is trained towards its
-λ-return, as :mod:`computer.train` does, ending at the first position in the
+λ-return, as :mod:`computer.lab.train` does, ending at the first position in the
 bear-off database's domain (its exact value is the return: the race network is never
 asked there) or at the game's result. The race network starts as a copy of the
 contact network (so it begins as good as what it replaces, and learns only the races)
@@ -27,14 +27,15 @@ from pathlib import Path
 
 import numpy as np
 
+from computer import bearoff
+from computer.board import Boards, profile
+from computer.levels import picker
+from computer.network import N_OUTPUTS, FloatArray, Inputs, Net, net_encoding
+from computer.race import is_race, race_weights_path
+from computer.weights_io import load_net
 from nardy import DEFAULT_RULES
 
-from . import bearoff
-from .board import Boards, profile
-from .levels import load_net, picker
 from .match import paired_share
-from .network import N_OUTPUTS, FloatArray, Inputs, Net, net_encoding
-from .race import is_race, race_weights_path
 from .train import TrainingLog, _targets, greedy_game
 
 
@@ -120,7 +121,7 @@ def train(rules: str, games: int, seed: int, lam: float = 0.7, rate: float = 0.0
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m computer.train_race",
+    parser = argparse.ArgumentParser(prog="python -m computer.lab.train_race",
                                      description="TD(λ) training of the race network.")
     parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--games", type=int, default=20_000)
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
     if not profile(args.rules).bears_off:
         parser.error(f"{args.rules} does not bear off: no race class")
     log = TrainingLog(
-        "computer.train_race", argv,
+        "computer.lab.train_race", argv,
         [f"# rules={args.rules} games={args.games} seed={args.seed} lambda={args.lam} "
          f"rate={args.rate}->{args.final_rate}; eval: 0-ply with vs without the race "
          f"network over {args.eval_games} games every {args.report}"],
