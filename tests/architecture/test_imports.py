@@ -121,6 +121,7 @@ def test_the_contracts_hold(tree_copy: Path) -> None:
     ("games/_planted.py", "import ratings.services\n", "Layers"),
     ("nardy/_planted.py", "import django.db\n", "The engine is pure Python"),
     ("computer/_planted.py", "from games import models\n", "The computer's runtime is over"),
+    ("computer/_planted.py", "from computer.lab import arena\n", "does not import its lab"),
     ("ratings/_planted.py", "import reviews\n", "The feature modules are independent"),
     ("accounts/_planted.py", "from games import services\n", "Layers"),
 ])
