@@ -44,7 +44,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
-from rest_framework.throttling import BaseThrottle
+
+from nard_site import clients
 
 from .models import LoginCounter
 from .names import username_key
@@ -82,10 +83,11 @@ class Refused(PermissionDenied):
 
 
 def client_address(request: Any) -> str:
-    """The client's address as the throttles see it (``NUM_PROXIES``-aware)."""
+    """The client's address as the throttles see it (:func:`nard_site.clients.client_address`,
+    ``NUM_PROXIES``-aware); ``local`` without a request."""
     if request is None or getattr(request, "META", None) is None:
         return "local"  # authenticate() called without a request (a command, a test)
-    return str(BaseThrottle().get_ident(request) or "unknown")
+    return clients.client_address(request)
 
 
 def _digest(*parts: str) -> str:

@@ -29,6 +29,7 @@ def main() -> None:
     import django
 
     django.setup()
+    # the settings are chosen above and the apps set up first: Django's modules load only then
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from rest_framework.test import APIClient

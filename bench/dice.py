@@ -46,6 +46,7 @@ def main() -> int:
     import django
 
     django.setup()
+    # the settings are chosen above and the apps set up first: Django's modules load only then
     from games import dice
     from games.models import Game, Match
     from nardy import DEFAULT_RULES

@@ -29,6 +29,7 @@ DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/nard_bench"
 
 def setup() -> Callable[..., tuple[int, Any]]:
     sys.path.insert(0, str(ROOT))
+    # run as a script too: the repository joins the path first
     from bench.load import django_env
 
     os.environ.update(django_env(os.environ.get("BENCH_DATABASE_URL", DEFAULT_DB)))
@@ -37,6 +38,7 @@ def setup() -> Callable[..., tuple[int, Any]]:
     import django
 
     django.setup()
+    # the settings are chosen above and the apps set up first: Django's modules load only then
     from django.core.handlers.wsgi import WSGIHandler
 
     from accounts.models import User

@@ -23,6 +23,7 @@ def main() -> None:
     import django
 
     django.setup()
+    # the settings are chosen above and the apps set up first: Django's modules load only then
     import nardy
     from games.selectors import legal_tree
 

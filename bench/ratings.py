@@ -75,6 +75,7 @@ def leaderboard(players: int) -> None:
     import django
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "nard_site.settings")
     django.setup()
+    # the settings are chosen above and the apps set up first: Django's modules load only then
     from django.db import connection
     from django.test.utils import setup_databases, teardown_databases
 

@@ -15,5 +15,6 @@ _identity = BaseThrottle()
 
 
 def client_address(request: Any) -> str:
-    """The client's address as the throttles count it."""
-    return str(_identity.get_ident(request))
+    """The client's address as the throttles count it (``unknown`` when the server was
+    told none)."""
+    return str(_identity.get_ident(request) or "unknown")
