@@ -1,4 +1,4 @@
-"""Issue 22 items 6 and 9: the server's computer is shared fairly — a cap of unfinished
+"""The server's computer is shared fairly — a cap of unfinished
 matches against it per account, its turns served owner by owner rather than in one FIFO,
 no clock running against it while its turn waits on the queue — and the ``random``
 level's choices cannot be predicted from public values."""
@@ -87,7 +87,7 @@ def test_the_clock_never_runs_against_the_computer(database_tasks: None, seat: A
 
 
 def test_the_random_levels_source_is_secret(settings: Any) -> None:
-    """Issue 22 item 9: the decisions' random source is keyed with SECRET_KEY — the same
+    """The decisions' random source is keyed with SECRET_KEY — the same
     for a job run again, but not computable from the public match id and version."""
     first = [bots.decision_rng(7, 3).random() for _ in range(2)]
     assert first[0] == first[1]

@@ -1,4 +1,4 @@
-"""Issue 26: the computer's rolls are the committed dice too, and its whole match verifies."""
+"""The computer's rolls are the committed dice too, and its whole match verifies."""
 
 from __future__ import annotations
 

@@ -167,7 +167,7 @@ def _robo_acts(robo: Any, match_id: int) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_computer_is_always_present(immediate_tasks: None, alice: Any,
                                         seeded_dice: list[int]) -> None:
-    """state.presence (issue 17): the computer answers whenever the task queue runs, so
+    """state.presence: the computer answers whenever the task queue runs, so
     it shows as present from the match's creation on, and after its actions."""
     from django.core.cache import cache
 

@@ -1,5 +1,5 @@
 """The server's computer (games.bots) and the reference bot client (computer.lab.client)
-decide stakes alike, the match score first (issue 21 item 4): both go through
+decide stakes alike, the match score first: both go through
 computer.match_stake_decision, and on the same situations they give the same answer.
 
 Each row puts a match against the computer (``heuristic``, Black) in one situation —

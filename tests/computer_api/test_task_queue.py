@@ -112,7 +112,7 @@ def test_a_restarted_worker_resumes_a_pending_bot_turn_exactly_once(
 
 def test_a_job_of_a_worker_with_a_live_lease_is_left_alone(
         database_tasks: None, seat: Any, scripted_dice: Any) -> None:
-    """Issue 22 item 15: only a dead worker's jobs are reclaimed — a live one (its lease
+    """Only a dead worker's jobs are reclaimed — a live one (its lease
     renewed) keeps its job, and one whose lease has lapsed loses it."""
     person = seat("person")
     match_id = _computer_starts(person, scripted_dice)

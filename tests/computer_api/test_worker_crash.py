@@ -1,4 +1,4 @@
-"""Issue 22 item 15: a worker killed in the middle of the computer's turn strands nothing.
+"""A worker killed in the middle of the computer's turn strands nothing.
 A real ``manage.py db_worker`` takes the turn and is SIGKILLed while deciding; then a
 plain restart under its id, or a second worker, plays that turn — once — and leaves no
 RUNNING row behind. The server's own processes on a SQLite file, nothing mocked but the

@@ -1,4 +1,4 @@
-"""The worker wakes on the commit (issue 23 item 13): with a poll interval of an hour, a
+"""The worker wakes on the commit: with a poll interval of an hour, a
 computer turn queued while the worker sleeps is taken at once — the ``tasks`` doorbell
 (NOTIFY on PostgreSQL, a Unix datagram on SQLite) rings when the job's row is committed."""
 
