@@ -90,3 +90,26 @@ class LoginCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count} until {self.expires:%H:%M:%S}"
+
+
+class Block(models.Model):
+    """``blocker`` blocked ``blocked``: no chat, no invitation and no quick pairing between
+    the two, either way. Kept here, below the game modules, so games (invitations),
+    ratings (pairing) and chat can all ask (:mod:`accounts.blocks`)."""
+
+    blocker = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
+                                related_name="blocks_made")
+    blocked = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
+                                related_name="blocks_received")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")),
+                                   name="block_not_self"),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"])]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

@@ -63,3 +63,11 @@ class TooManyInvitations(DomainError):
 class InvitationsThrottled(DomainError):
     code = "throttled"
     default_message = gettext_noop("Too many invitations in the last hour.")
+
+
+class Blocked(DomainError):
+    """One of the two accounts blocked the other: no invitation, seek or pairing between
+    them (403)."""
+
+    code = "blocked"
+    default_message = gettext_noop("You cannot play this player: one of you blocked the other.")

@@ -24,9 +24,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from accounts import blocks
 from accounts.models import User
 from games import clocks, dice, fairness, opponents, shapes, store, transitions
 from games.exceptions import (
+    Blocked,
     InvalidRequest,
     InvitationsThrottled,
     NotFound,
@@ -179,6 +181,8 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
         if invited.pk == user.pk:
             raise InvalidRequest("You cannot invite yourself; use hotseat to play both sides.",
                                  details={"opponent": ["You cannot invite yourself."]})
+        if blocks.between(user.pk, invited.pk):
+            raise Blocked(details={"opponent": invited.username})
     if computer is not None:
         if hotseat or opponent:
             raise InvalidRequest("A match against the computer has no other opponent.",
@@ -251,6 +255,8 @@ def match_join(*, match_id: int, user: User, expected_version: int | None = None
         elif match.status == MatchStatus.OPEN:
             if match.created_by_id == user.pk:
                 raise PermissionDenied("You cannot join your own seek.")
+            if blocks.between(user.pk, match.created_by_id):
+                raise Blocked()
         else:
             raise WrongPhase(f"The match is {match.status}; only open seeks and invitations "
                              "can be joined.", details={"status": match.status})

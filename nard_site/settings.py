@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "games",
     "reviews",
     "ratings",
+    "chat",
     "live",
     "web",
     "django_tasks",
@@ -385,3 +386,18 @@ COMPUTER_MATCHES_PER_ACCOUNT = int(os.environ.get("COMPUTER_MATCHES_PER_ACCOUNT"
 INVITATIONS_OPEN_PER_ACCOUNT = int(os.environ.get("INVITATIONS_OPEN_PER_ACCOUNT", "20"))
 INVITATIONS_OPEN_PER_PLAYER = int(os.environ.get("INVITATIONS_OPEN_PER_PLAYER", "3"))
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))
+
+# --- chat and moderation (docs/chat.md) ---------------------------------------------
+# A line's length, an account's lines a minute, and how long a match's rooms stay open
+# for "gg" after it ends.
+CHAT_MAX_CHARS = int(os.environ.get("CHAT_MAX_CHARS", "300"))
+CHAT_LINES_PER_MINUTE = int(os.environ.get("CHAT_LINES_PER_MINUTE", "10"))
+CHAT_AFTER_MATCH_MINUTES = env_float("CHAT_AFTER_MATCH_MINUTES", 10)
+# A new account's links are shown as text: fewer finished matches, or younger (hours).
+CHAT_LINKS_MIN_GAMES = int(os.environ.get("CHAT_LINKS_MIN_GAMES", "5"))
+CHAT_LINKS_MIN_HOURS = env_float("CHAT_LINKS_MIN_HOURS", 72)
+# Panic mode: on for good with CHAT_PANIC=1 (staff turn it on for a while in the admin);
+# then only accounts with more finished matches and older than these may chat.
+CHAT_PANIC = env_bool("CHAT_PANIC", False)
+CHAT_PANIC_MIN_GAMES = int(os.environ.get("CHAT_PANIC_MIN_GAMES", "10"))
+CHAT_PANIC_MIN_HOURS = env_float("CHAT_PANIC_MIN_HOURS", 24)

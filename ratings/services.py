@@ -11,6 +11,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts import blocks
 from accounts.models import User
 from games.exceptions import InvalidRequest, NotFound
 from games.models import Color, Match, Stakes
@@ -181,7 +182,10 @@ def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes
                       .filter(**options).exclude(user=user)
                       .select_related("user").order_by("created_at")[:200])
         best, best_gap = None, None
+        blocked = blocks.around(user.pk)
         for other in candidates:
+            if other.user_id in blocked:  # either blocked the other: never partners
+                continue
             gap = abs(other.rating - rating)
             waited = max(waited_mine, (now - other.created_at).total_seconds())
             if gap <= window(waited) and (best_gap is None or gap < best_gap):

@@ -56,6 +56,14 @@ STATUS_OF_CODE: dict[str, int] = {
     "match_not_over": status.HTTP_409_CONFLICT,
     "analysis_exists": status.HTTP_409_CONFLICT,
     "too_many_analyses": status.HTTP_429_TOO_MANY_REQUESTS,
+    # Blocks, chat and moderation (docs/api.md#chat-and-moderation).
+    "blocked": status.HTTP_403_FORBIDDEN,
+    "chat_off": status.HTTP_403_FORBIDDEN,
+    "chat_timeout": status.HTTP_403_FORBIDDEN,
+    "chat_muted": status.HTTP_403_FORBIDDEN,
+    "chat_restricted": status.HTTP_403_FORBIDDEN,
+    "chat_closed": status.HTTP_409_CONFLICT,
+    "already_reported": status.HTTP_409_CONFLICT,
 }
 
 
