@@ -2,7 +2,8 @@
 its author and raised to the moderators' queue.
 
 English: better-profanity's word list and matcher (MIT; its leetspeak variants too),
-less the mild words of game talk in ``words/en_allowed.txt``. Russian: the patterns of
+less the mild words of game talk in ``words/en_allowed.txt``, plus the abbreviations of
+``words/en_extra.txt``. Russian: the patterns of
 ``words/ru.txt``, matched against each word after normalisation. The false-positive rate
 of both on ordinary game talk (``words/game_talk.txt``) is measured by
 ``bench/chat_filter.py`` and stated in docs/chat.md.
@@ -38,6 +39,7 @@ def _lines(name: str) -> list[str]:
 def _english() -> Profanity:
     profanity = Profanity()
     profanity.load_censor_words(whitelist_words=_lines("en_allowed.txt"))
+    profanity.add_censor_words(_lines("en_extra.txt"))
     return profanity
 
 
