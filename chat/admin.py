@@ -13,6 +13,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -170,8 +171,8 @@ class ModerationActionAdmin(admin.ModelAdmin):
         # The panic actions need no selection: any row (or none) will do.
         if request.method == "POST" and request.POST.get("action") in ("panic_on", "panic_off"):
             post = request.POST.copy()
-            if not post.getlist(admin.helpers.ACTION_CHECKBOX_NAME):
-                post.setlist(admin.helpers.ACTION_CHECKBOX_NAME,
+            if not post.getlist(ACTION_CHECKBOX_NAME):
+                post.setlist(ACTION_CHECKBOX_NAME,
                              [str(pk) for pk in ModerationAction.objects.values_list(
                                  "pk", flat=True)[:1]] or ["0"])
                 request.POST = post  # type: ignore[assignment]
