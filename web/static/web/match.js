@@ -11,6 +11,7 @@ import { ApiError, SIDES, api, defaultRules, features, otherSide, ruleSet,
          serverNow } from "./api.js";
 import { Board, applySteps, stepFor } from "./board.js";
 import { MatchLive, wake } from "./live.js";
+import { openChat } from "./chat.js";
 import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText } from "./ratings.js";
 import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, button,
@@ -137,6 +138,7 @@ class MatchView {
     await this.load();
     const m = this.match;
     if (this.stopped || !m) return;
+    this.chat = openChat(this.id, () => this.match, this.el.rest);
     // A match opened (from the lobby's form, a link) with the focus
     // nowhere starts on Roll when there is one, not ten Tabs away.
     const roll = document.getElementById("roll");
@@ -181,6 +183,7 @@ class MatchView {
     clearInterval(this.timers.presence);
     if (this.dieChoiceDone) this.dieChoiceDone(null);
     if (this.live) this.live.stop();
+    if (this.chat) this.chat.stop();
   }
 
   // --- what the viewer is ---------------------------------------------------------
@@ -395,6 +398,7 @@ class MatchView {
       const d = e.data || {};
       if (e.type === "roll_off") this.rolledOff = true;
       const mine = this.mySides().includes(d.side) && !hotseat;
+      if ((e.type === "chat" || e.type === "match_over") && this.chat) this.chat.poke();
       if (e.type === "step" && !mine) {
         const step = stepText(this.viewed(d, d.side));
         announce.textContent = f(_("%(side)s played %(step)s"), { side: side(d.side), step });
