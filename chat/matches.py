@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from chat import rooms
+from chat import computer, rooms
 from chat.exceptions import ChatClosed
 from chat.models import Line
 from games import store
@@ -72,7 +72,8 @@ def counterparts(match: Match, room: str) -> set[int]:
 
 def log(match: Match, line: Line) -> int | None:
     """A players' line as the match's ``chat`` event (the version unchanged: a line is not
-    a move, and no client's ``expected_version`` goes stale for it)."""
+    a move, and no client's ``expected_version`` goes stale for it); against the computer,
+    its answer when asked (:mod:`chat.computer`) with it."""
     if line.room != PLAYERS:
         return None
     locked = store.lock_match(match.pk)
@@ -81,8 +82,17 @@ def log(match: Match, line: Line) -> int | None:
     change = Change(locked[0], loaded=locked[1], now=line.created)
     event = change.log("chat", line=line.pk, by=line.author.username, text=line.text,
                        plain_links=line.plain_links)
+    first = event.seq
+    reply = computer.answer(change.match, line)
+    if reply is not None:
+        said = Line.objects.create(kind=line.kind, object_id=line.object_id, room=PLAYERS,
+                                   author=computer.computer_in(change.match), text=reply,
+                                   created=line.created)
+        said.event_seq = change.log("chat", line=said.pk, by=said.author.username, text=reply,
+                                    plain_links=False).seq
+        said.save(update_fields=["event_seq"])
     change.commit(quiet=True)
-    return event.seq
+    return first
 
 
 def register() -> None:
