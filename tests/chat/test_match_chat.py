@@ -149,3 +149,13 @@ def test_tournament_rooms_are_404_until_a_kind_is_registered(alice: Seat) -> Non
     assert_error(alice.client.get("/api/v1/tournaments/1/chat/"), 404, "not_found")
     assert_error(alice.client.post("/api/v1/tournaments/1/chat/", {"text": "hi"},
                                    format="json"), 404, "not_found")
+
+
+def test_refusals_speak_russian_with_the_same_code(alice: Seat, active_match: int) -> None:
+    url = chat_url(active_match)
+    response = alice.client.post(url, {"text": " "}, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert assert_error(response, 400, "validation_error")["message"] == "Сообщение пустое."
+    alice.client.put("/api/v1/chat/options/", {"enabled": False}, format="json")
+    response = alice.client.post(url, {"text": "hi"}, format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert assert_error(response, 403, "chat_off")["message"] == (
+        "Вы выключили чат; включите его, чтобы писать.")
