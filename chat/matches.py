@@ -84,10 +84,10 @@ def log(match: Match, line: Line) -> int | None:
                        plain_links=line.plain_links)
     first = event.seq
     reply = computer.answer(change.match, line)
-    if reply is not None:
+    speaker = computer.computer_in(change.match)
+    if reply is not None and speaker is not None:
         said = Line.objects.create(kind=line.kind, object_id=line.object_id, room=PLAYERS,
-                                   author=computer.computer_in(change.match), text=reply,
-                                   created=line.created)
+                                   author=speaker, text=reply, created=line.created)
         said.event_seq = change.log("chat", line=said.pk, by=said.author.username, text=reply,
                                     plain_links=False).seq
         said.save(update_fields=["event_seq"])
