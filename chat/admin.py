@@ -207,7 +207,7 @@ class LineAdmin(admin.ModelAdmin):
     list_display = ("created", "author", "text", "kind", "object_id", "room", "flagged",
                     "hidden_by")
     list_filter = ("kind", "room", "flagged", ("hidden_by", admin.EmptyFieldListFilter))
-    search_fields = ("author__username", "text")
+    search_fields = ("author__username", "text", "=object_id")
     list_select_related = ("author",)
     date_hierarchy = "created"
     readonly_fields = [f.name for f in Line._meta.fields]

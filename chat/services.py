@@ -187,10 +187,22 @@ def _comment(comment: object) -> str:
     return comment.strip()
 
 
+def _check_report_rate(user: User) -> None:
+    """At most ``CHAT_REPORTS_PER_HOUR`` reports an hour from one account: the queue is
+    the moderators' time."""
+    limit = settings.CHAT_REPORTS_PER_HOUR
+    since = timezone.now() - timedelta(hours=1)
+    if Report.objects.filter(reporter=user, created__gt=since).count() >= limit:
+        raise DomainError(gettext_noop("Too many reports in the last hour."), code="throttled",
+                          details={"limit": limit, "seconds": 3600})
+
+
 def line_report(*, user: User, line_id: int, reason: object, comment: object = None) -> Report:
     """Report a line the account can see (404 otherwise, and for its own line); 409
-    ``already_reported`` the second time."""
+    ``already_reported`` the second time; 429 ``throttled`` beyond
+    ``CHAT_REPORTS_PER_HOUR``."""
     reason, comment = _reason(reason), _comment(comment)
+    _check_report_rate(user)
     line = Line.objects.select_related("author").filter(pk=line_id).first()
     if line is None or line.author_id == user.pk or not line.visible:
         raise NotFound("No such line.")
@@ -210,6 +222,7 @@ def line_report(*, user: User, line_id: int, reason: object, comment: object = N
 def player_report(*, user: User, username: str, reason: object,
                   comment: object = None) -> Report:
     reason, comment = _reason(reason), _comment(comment)
+    _check_report_rate(user)
     accused = _named(username)
     if accused.pk == user.pk:
         raise InvalidRequest("You cannot report yourself.",

@@ -388,10 +388,11 @@ INVITATIONS_OPEN_PER_PLAYER = int(os.environ.get("INVITATIONS_OPEN_PER_PLAYER", 
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))
 
 # --- chat and moderation (docs/chat.md) ---------------------------------------------
-# A line's length, an account's lines a minute, and how long a match's rooms stay open
-# for "gg" after it ends.
+# A line's length, an account's lines a minute and reports an hour, and how long a
+# match's rooms stay open for "gg" after it ends.
 CHAT_MAX_CHARS = int(os.environ.get("CHAT_MAX_CHARS", "300"))
 CHAT_LINES_PER_MINUTE = int(os.environ.get("CHAT_LINES_PER_MINUTE", "10"))
+CHAT_REPORTS_PER_HOUR = int(os.environ.get("CHAT_REPORTS_PER_HOUR", "20"))
 CHAT_AFTER_MATCH_MINUTES = env_float("CHAT_AFTER_MATCH_MINUTES", 10)
 # A new account's links are shown as text: fewer finished matches, or younger (hours).
 CHAT_LINKS_MIN_GAMES = int(os.environ.get("CHAT_LINKS_MIN_GAMES", "5"))

@@ -161,3 +161,14 @@ def test_panic_mode_lets_only_established_accounts_chat(
 def test_panic_mode_by_setting(alice: Seat, active_match: int, settings) -> None:
     settings.CHAT_PANIC = True
     assert_error(say(alice, active_match, "hi"), 403, "chat_restricted")
+
+
+def test_reports_are_rate_limited(alice: Seat, bob: Seat, active_match: int,
+                                  settings) -> None:
+    settings.CHAT_REPORTS_PER_HOUR = 2
+    lines = [say(bob, active_match, f"line {n}").json()["id"] for n in range(3)]
+    assert report(alice, lines[0]).status_code == 201
+    assert alice.client.post("/api/v1/accounts/users/bob/report/", {"reason": "spam"},
+                             format="json").status_code == 201
+    assert_error(report(alice, lines[2]), 429, "throttled", limit=2)
+    assert Report.objects.count() == 2
