@@ -32,7 +32,7 @@ def test_a_challenge_is_heard_as_a_notice_and_an_invitation(alice: Any, bob: Any
 
     got = run(scenario)
     match_id = got[-1][1]["id"]
-    by_kind = {kind: data for kind, data in got[:2]}
+    by_kind = dict(got[:2])
     assert set(by_kind) == {"invitation", "notice"}
     notice = by_kind["notice"]
     assert notice["kind"] == "challenge" and notice["read_at"] is None
