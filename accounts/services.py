@@ -36,7 +36,8 @@ def user_register(*, username: str, password: str, email: str = "",
     With ``guest`` (the guest identity the request is signed in as), that account itself
     becomes the player — the same row, so its matches, reviews and follows stay its own:
     the username, password and email are set and ``is_guest`` cleared."""
-    if User.objects.named(username).exclude(pk=guest.pk if guest else None).exists():
+    taken = User.objects.named(username)
+    if (taken.exclude(pk=guest.pk) if guest is not None else taken).exists():
         raise ValidationError({"username": [gettext("A user with that username already exists.")]})
     candidate = User(username=username, email=email)
     try:
