@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from accounts.models import Follow
+from accounts.services import notice_create
 from games import presence
 from tests.support import API, assert_error
 
@@ -77,3 +78,11 @@ def test_watching_a_followed_players_match_from_the_list(alice: Any, bob: Any, s
     playing = alice.client.get(FOLLOWING).json()[0]["playing"]
     watched = alice.client.get(f"{API}/matches/{playing[0]}/")
     assert watched.status_code == 200 and watched.json()["status"] == "active"
+
+
+def test_the_admin_lists_notices_read_only(admin_client: Any, alice: Any) -> None:
+    notice = notice_create(recipient=alice.user, kind="tournament_started")
+    listed = admin_client.get("/admin/accounts/notice/")
+    assert listed.status_code == 200 and b"tournament_started" in listed.content
+    assert admin_client.get("/admin/accounts/notice/add/").status_code == 403
+    assert admin_client.get(f"/admin/accounts/notice/{notice.pk}/change/").status_code == 200
