@@ -79,3 +79,27 @@ def test_the_unread_count_and_a_challenge_accepted_from_the_list(
     item.locator(".notice-accept").click()
     page.wait_for_url(re.compile(rf"#/match/{match.pk}$"))
     assert Match.objects.get(pk=match.pk).status == "active"
+
+
+def test_follow_from_a_profile_then_watch_and_challenge_from_the_lobby(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    from games import services
+
+    make_user("host", password=PASSWORD)
+    rival = make_user("rival", password=PASSWORD)
+    third = make_user("third", password=PASSWORD)
+    playing = elsewhere(services.match_create, user=rival, length=1, opponent="third")
+    elsewhere(services.match_join, match_id=playing.pk, user=third)
+    page = open_page()
+    login(page, "host")
+    page.goto(page.url.split("#")[0] + "#/players/rival")
+    page.click("#follow-button:has-text('Follow')")
+    page.wait_for_selector("#follow-button:has-text('Unfollow')")
+    page.goto(page.url.split("#")[0] + "#/")
+    row = page.locator("#following [data-player=rival]")
+    row.wait_for()
+    row.locator(".challenge").click()
+    assert page.input_value("#create-opponent") == "rival"
+    assert page.input_value("#create-mode") == "invite"
+    row.locator(".watch-link").click()  # one click to the followed player's board
+    page.wait_for_url(re.compile(rf"#/match/{playing.pk}$"))

@@ -8,6 +8,7 @@ import { CLOCKS, COLOUR_NAMES, STAKE_NAMES, STATUS_NAMES, app, attempt, cap, go,
          isComputer, matchTitle, rulesTitle, session, toast } from "./common.js";
 import { pairingPanel, ratingsPanel } from "./ratings.js";
 import { guestPanel, upgradePanel } from "./guest.js";
+import { followingPanel } from "./following.js";
 import { noticeHeard } from "./notices.js";
 import { replayLink } from "./replay.js";
 
@@ -141,7 +142,7 @@ export function openLobby() {
                  : f(_("Invitation sent to %(name)s."), { name: match.invited }));
                refresh(); }
       }), pairingPanel(go), session.guest ? upgradePanel(build) : await ratingsPanel(session.me),
-      lobbyLive, lists);
+      followingPanel(), lobbyLive, lists);
       follow();
     }
     refresh();
