@@ -102,3 +102,11 @@ def test_no_notice_for_a_refused_challenge(alice: Any, bob: Any,
     with django_capture_on_commit_callbacks(execute=True):
         assert alice.create(opponent="bob").status_code == 403
     assert bob.client.get(NOTICES).json() == {"unread": 0, "results": []}
+
+
+def test_the_refusal_speaks_russian_too(alice: Any, bob: Any) -> None:
+    challenges(bob, "nobody")
+    answer = alice.client.post(f"{API}/matches/", {"length": 1, "opponent": "bob"},
+                               format="json", HTTP_ACCEPT_LANGUAGE="ru")
+    error = assert_error(answer, 403, "challenges_closed")
+    assert error["message"] == "Этот игрок не принимает от вас вызовов."
