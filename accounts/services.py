@@ -192,6 +192,15 @@ def notice_create(*, recipient: User | int, kind: str, data: dict[str, Any] | No
     return notice
 
 
+def notices_settle(*, recipient_id: int, kind: str, about: dict[str, Any]) -> int:
+    """Mark read the recipient's unread notices of ``kind`` whose data hold every item of
+    ``about`` (a challenge answered or withdrawn: its notice asks nothing any more)."""
+    found = Notice.objects.filter(recipient_id=recipient_id, kind=kind, read_at__isnull=True)
+    for key, value in about.items():
+        found = found.filter(**{f"data__{key}": value})
+    return found.update(read_at=timezone.now())
+
+
 def notices_mark_read(*, user: User, ids: list[int] | None = None) -> int:
     """Mark ``user``'s unread notices read: all, or those of ``ids`` (others' ids and
     unknown ones are passed over); how many were marked."""

@@ -11,3 +11,4 @@ class SocialConfig(AppConfig):
         from social import hooks
 
         notify.subscribe(hooks.challenge_notices)  # after commit: a notice per invitation
+        notify.subscribe(hooks.challenge_answered)  # and read once it is answered

@@ -90,10 +90,27 @@ def test_a_challenge_declined_from_its_notice(alice: Any, bob: Any,
                                               django_capture_on_commit_callbacks: Any) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         match_id = alice.create(opponent="bob").json()["id"]
-    notice = bob.client.get(NOTICES).json()["results"][0]
+        other = alice.create(opponent="bob").json()["id"]
+    notice = bob.client.get(NOTICES).json()["results"][1]
     assert notice["data"]["match"] == match_id
-    assert bob.post(match_id, "decline").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        assert bob.post(match_id, "decline").status_code == 200
     assert alice.get(match_id)["status"] == "aborted"
+    # Answered, its notice is read; the other challenge's waits.
+    listed = bob.client.get(NOTICES).json()
+    assert listed["unread"] == 1
+    assert [(n["data"]["match"], n["read_at"] is None) for n in listed["results"]] == [
+        (other, True), (match_id, False)]
+
+
+def test_a_challenge_accepted_from_the_lobby_reads_its_notice(
+        alice: Any, bob: Any, django_capture_on_commit_callbacks: Any) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        match_id = alice.create(opponent="bob").json()["id"]
+    assert bob.client.get(NOTICES).json()["unread"] == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.ok(match_id, "join")
+    assert bob.client.get(NOTICES).json()["unread"] == 0
 
 
 def test_no_notice_for_a_refused_challenge(alice: Any, bob: Any,
