@@ -12,6 +12,7 @@ import pytest
 
 from accounts.models import User
 from accounts.services import notice_create
+from games import services
 from games.models import Match
 from tests.web.conftest import PASSWORD, elsewhere, shot
 from tests.web.test_browser import login
@@ -55,8 +56,6 @@ def test_quick_pairing_as_a_guest_is_one_click(open_page: Callable[..., Any]) ->
 @pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
 def test_the_unread_count_and_a_challenge_accepted_from_the_list(
         open_page: Callable[..., Any], make_user: Callable[..., Any], locale: str) -> None:
-    from games import services
-
     host = make_user("host", password=PASSWORD)
     rival = make_user("rival", password=PASSWORD)
     notice_create(recipient=host, kind="tournament_started", data={"name": "Autumn"})
@@ -83,8 +82,6 @@ def test_the_unread_count_and_a_challenge_accepted_from_the_list(
 
 def test_follow_from_a_profile_then_watch_and_challenge_from_the_lobby(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
-    from games import services
-
     make_user("host", password=PASSWORD)
     rival = make_user("rival", password=PASSWORD)
     third = make_user("third", password=PASSWORD)
