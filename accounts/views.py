@@ -12,6 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from nard_site import clients
+from nard_site.api.csrf import CsrfFailed
+from nard_site.api.csrf import message as csrf_message
 
 from . import login_limit, selectors, services
 from .models import ApiToken, User
@@ -75,6 +77,11 @@ class GuestView(APIView):
 
     @extend_schema(request=None, responses={201: GuestOutputSerializer}, auth=[])
     def post(self, request: Request) -> Response:
+        # It reads no credentials, so no CSRF token either; but another site's page must
+        # not sign a visitor's browser in as a guest (log-in CSRF): browsers say where a
+        # request comes from (Sec-Fetch-Site), API clients send no such header.
+        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            raise CsrfFailed(csrf_message("a guest is made from this site's own pages"))
         user, token = services.guest_create(address=clients.client_address(request))
         login(request._request, user)
         body = {"username": user.username, "token": token.key, "is_guest": True}

@@ -48,6 +48,14 @@ def test_a_guest_has_a_token_and_a_session(settings: Any) -> None:
     assert public["is_guest"] is True
 
 
+@pytest.mark.parametrize("site", ["cross-site", "same-site"])
+def test_another_sites_page_cannot_sign_a_visitor_in_as_a_guest(site: str) -> None:
+    client = APIClient()
+    assert_error(client.post(GUEST, HTTP_SEC_FETCH_SITE=site), 403, "csrf_failed")
+    assert not User.objects.exists()
+    assert client.post(GUEST, HTTP_SEC_FETCH_SITE="same-origin").status_code == 201
+
+
 def test_guests_per_address_are_limited(settings: Any) -> None:
     settings.GUESTS_PER_ADDRESS = 2
     for _ in range(2):
