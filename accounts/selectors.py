@@ -40,5 +40,11 @@ def notices_of(user: User) -> QuerySet[Notice]:
     return Notice.objects.filter(recipient=user).order_by("-id")
 
 
+def unread_notices(user_id: int, limit: int) -> list[Notice]:
+    """The newest ``limit`` unread notices of the account ``user_id``, oldest first."""
+    newest = Notice.objects.filter(recipient_id=user_id, read_at__isnull=True).order_by("-id")
+    return list(reversed(newest[:limit]))
+
+
 def unread_count(user: User) -> int:
     return Notice.objects.filter(recipient=user, read_at__isnull=True).count()

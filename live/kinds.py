@@ -21,9 +21,9 @@ from typing import Any
 
 from django.db.models import Q
 
-from accounts.models import Notice, User
+from accounts.models import Notice
 from accounts.notices import notice_json
-from accounts.selectors import notices_of
+from accounts.selectors import unread_notices
 from games.models import Color, Event, GamePhase, Match, MatchStatus, color_of, side_of
 from nardy import BLACK, WHITE, other
 
@@ -166,8 +166,8 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
     match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``), and every
     offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event)."""
     found: list[tuple[str, dict[str, Any]]] = []
-    unread = notices_of(User(pk=user_id)).filter(read_at__isnull=True)[:PENDING_NOTICES]
-    found.extend(("notice", dict(notice_json(n))) for n in reversed(list(unread)))
+    found.extend(("notice", dict(notice_json(n)))
+                 for n in unread_notices(user_id, PENDING_NOTICES))
     invited = (Match.objects.filter(status=MatchStatus.INVITED, invited_id=user_id)
                .select_related("created_by").order_by("id"))
     for match in invited:
