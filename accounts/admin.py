@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 
 from . import login_limit, names
-from .models import ApiToken, User
+from .models import ApiToken, Notice, User
 from .stats import Stats, stats_for, stats_for_users
 
 _STATS_ATTR = "_player_stats"
@@ -92,10 +92,11 @@ class UserAdmin(BaseUserAdmin):
     form = _ChangeForm
     list_display = ("username", "display_name", "email", "is_staff", "is_bot", "matches",
                     "games", "mars", "date_joined")
-    list_filter = ("is_staff", "is_superuser", "is_active", "is_bot", "groups")
+    list_filter = ("is_staff", "is_superuser", "is_active", "is_bot", "is_guest", "challenges",
+                   "groups")
     search_fields = ("username", "display_name", "email")
     fieldsets = (*(BaseUserAdmin.fieldsets or ()),
-                 ("Profile", {"fields": ("display_name", "is_bot")}),
+                 ("Profile", {"fields": ("display_name", "is_bot", "is_guest", "challenges")}),
                  ("Results", {"fields": ("player_stats",)}))
     readonly_fields = ("player_stats",)
     actions = ("flag_as_bot", "unflag_as_bot")
@@ -141,6 +142,25 @@ class UserAdmin(BaseUserAdmin):
             "count)</span>",
             stats["matches_played"], stats["matches_won"], stats["games_won"],
             stats["games_lost"], stats["mars_won"], stats["mars_lost"])
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    """Notices as their recipients got them: read-only, since each was made by the module
+    it tells of (``accounts.services.notice_create``), and what was said stays said."""
+
+    list_display = ("recipient", "kind", "created", "read_at")
+    list_filter = ("kind",)
+    list_select_related = ("recipient",)
+    search_fields = ("recipient__username", "kind")
+    date_hierarchy = "created"
+    readonly_fields = ("recipient", "kind", "data", "created", "read_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(ApiToken)

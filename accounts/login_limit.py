@@ -102,11 +102,19 @@ def _address_key(address: str) -> str:
     return "a:" + _digest(address)
 
 
-def _hit(key: str) -> tuple[int, int]:
+def count(key: str, *, seconds: int) -> tuple[int, int]:
+    """Count one more under ``key`` in a fixed window of ``seconds`` (another limit's
+    counter on the same rows: guests made per address, ``accounts.services.guest_create``):
+    its count now, and the seconds left in its window."""
+    return _hit(key, seconds)
+
+
+def _hit(key: str, seconds: int | None = None) -> tuple[int, int]:
     """Count one more attempt under ``key``, atomically: its count now, and the seconds
-    left in its window."""
+    left in its window (``LOGIN_FAILURE_WINDOW`` unless ``seconds``)."""
     now = timezone.now()
-    window = timedelta(seconds=_window())
+    seconds = _window() if seconds is None else seconds
+    window = timedelta(seconds=seconds)
     with transaction.atomic():
         row = LoginCounter.objects.select_for_update().filter(key=key).first()
         if row is None:
@@ -117,7 +125,7 @@ def _hit(key: str) -> tuple[int, int]:
                 row = LoginCounter.objects.select_for_update().get(key=key)
             else:
                 transaction.on_commit(_purge_expired)
-                return 1, _window()
+                return 1, seconds
         if row.expires <= now:
             row.count, row.expires = 1, now + window
         else:

@@ -29,6 +29,15 @@ class User(AbstractUser):
         default=False,
         help_text="A program plays this account (shown on its public profile): the built-in "
                   "computer levels, or an outside bot that staff flagged.")
+    is_guest = models.BooleanField(
+        default=False,
+        help_text="A guest identity made without a password (POST accounts/guest/): never "
+                  "rated, no chat in public rooms, pruned when stale; registering while "
+                  "signed in as it makes it an ordinary account.")
+    challenges = models.CharField(
+        max_length=12, choices=[("everyone", "Everyone"), ("following", "Those I follow"),
+                                ("nobody", "Nobody")], default="everyone",
+        help_text="Who may invite this player to a match (a challenge).")
     username_key = models.CharField(
         max_length=300, unique=True, editable=False,
         help_text="The username normalised (NFKC) and case-folded: what makes usernames "
@@ -53,8 +62,8 @@ class User(AbstractUser):
     @property
     def may_play_rated(self) -> bool:
         """Whether this account's results may change ratings: an active person's account,
-        not a bot (the computer's levels, or an outside bot staff flagged)."""
-        return bool(self.is_active) and not self.is_bot
+        not a bot (the computer's levels, or an outside bot staff flagged), not a guest."""
+        return bool(self.is_active) and not self.is_bot and not self.is_guest
 
 
 class ApiToken(models.Model):
@@ -113,3 +122,48 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: sees whether they are online or playing
+    (``GET accounts/me/following/``). A player whose ``challenges`` is ``following``
+    accepts invitations only from those it follows
+    (``accounts.selectors.accepts_challenge_from``), so the rows live here, where games
+    may read them."""
+
+    follower = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
+                                 related_name="following_rows")
+    followed = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
+                                 related_name="follower_rows")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")),
+                                   name="follow_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Notice(models.Model):
+    """A notice to one account (``accounts.services.notice_create``): a challenge
+    received, a finished review, a tournament's start, a moderation decision… ``kind``
+    names it, ``data`` holds what a client shows (ids, names); ``read_at`` is set when
+    its recipient marks it read."""
+
+    recipient = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
+                                  related_name="notices")
+    kind = models.CharField(max_length=32)
+    data = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["recipient", "-id"]),
+                   models.Index(fields=["recipient", "read_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.recipient_id} ({'read' if self.read_at else 'unread'})"

@@ -179,9 +179,20 @@ def username_problem(name: str, *, taken_by_staff: Iterable[str] = ()) -> str | 
     if problem:
         return problem
     shape = skeleton(name)
-    if is_reserved(shape) or compact(shape) in _staff_shapes(taken_by_staff):
+    if (is_reserved(shape) or compact(shape) in _staff_shapes(taken_by_staff)
+            or is_guest_name(name)):
         return "This username is reserved."
     return None
+
+
+#: The guests' names (``accounts.services.guest_create``): ``Guest-`` and hex digits, read
+#: case-blind with look-alikes folded and separators dropped, so nobody registers one.
+_GUEST_NAME = re.compile(r"guest[0-9a-f]*")
+
+
+def is_guest_name(name: str) -> bool:
+    """Whether ``name`` reads as a guest's name (``Guest-7f3a``, ``guest_7F3A``)."""
+    return _GUEST_NAME.fullmatch(compact(plain(name))) is not None
 
 
 def display_name_problem(name: str, *, own_username: str = "",

@@ -10,6 +10,8 @@ from nard_site.api.shapes import schema_serializer
 
 from . import names
 from .models import User
+from .notices import NoticeItem
+from .selectors import CHALLENGE_SETTINGS
 from .stats import Stats, stats_for
 
 
@@ -48,6 +50,13 @@ class RegisterOutputSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
+class GuestOutputSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="The guest's name, e.g. `Guest-7f3a`.")
+    token = serializers.CharField(help_text="Its API token (the page's session is logged "
+                                            "in as the guest too).")
+    is_guest = serializers.BooleanField()
+
+
 class TokenInputSerializer(serializers.Serializer):
     username = UsernameField()
     password = serializers.CharField(max_length=128, style={"input_type": "password"},
@@ -67,7 +76,7 @@ class PublicProfileSerializer(serializers.ModelSerializer[User]):
 
     class Meta:
         model = User
-        fields = ("username", "display_name", "is_bot", "date_joined", "stats")
+        fields = ("username", "display_name", "is_bot", "is_guest", "date_joined", "stats")
         read_only_fields = fields
 
     @extend_schema_field(StatsSerializer)
@@ -79,8 +88,8 @@ class MeSerializer(PublicProfileSerializer):
     email = serializers.CharField(read_only=True, help_text="May be empty.")
 
     class Meta(PublicProfileSerializer.Meta):
-        fields = ("username", "display_name", "is_bot", "email",  # type: ignore[assignment]
-                  "date_joined", "is_staff", "stats")
+        fields = ("username", "display_name", "is_bot", "is_guest",  # type: ignore[assignment]
+                  "email", "date_joined", "is_staff", "challenges", "stats")
         read_only_fields = fields  # type: ignore[assignment]
 
 
@@ -88,6 +97,9 @@ class MeUpdateSerializer(serializers.Serializer):
     """``context["user"]`` is the player whose profile changes."""
 
     display_name = serializers.CharField(max_length=64, allow_blank=True)
+    challenges = serializers.ChoiceField(
+        choices=CHALLENGE_SETTINGS, help_text="Who may invite you to a match: `everyone`, "
+                                              "`following` (those you follow) or `nobody`.")
 
     def validate_display_name(self, value: str) -> str:
         user = self.context["user"]
@@ -97,3 +109,32 @@ class MeUpdateSerializer(serializers.Serializer):
         if problem:
             raise serializers.ValidationError(problem)
         return value
+
+
+NoticeSerializer = schema_serializer(NoticeItem)
+"""Documents a notice (built from :class:`accounts.notices.NoticeItem`)."""
+
+
+class NoticeListQuerySerializer(serializers.Serializer):
+    before = serializers.IntegerField(min_value=1, max_value=2**63 - 1, required=False,
+                                      help_text="Only notices older than this id (the next "
+                                                "page: the last id of this one).")
+    limit = serializers.IntegerField(min_value=1, max_value=100, default=50)
+    unread = serializers.BooleanField(default=False, help_text="Only unread notices.")
+
+
+class NoticeListSerializer(serializers.Serializer):
+    unread = serializers.IntegerField(help_text="How many of the account's notices are "
+                                                "unread (all of them, not this page's).")
+    results = NoticeSerializer(many=True)
+
+
+class NoticeMarkSerializer(serializers.Serializer):
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), max_length=500,
+        required=False, help_text="The notices to mark read; left out: every unread one.")
+
+
+class NoticeMarkedSerializer(serializers.Serializer):
+    marked = serializers.IntegerField(help_text="How many were unread and are read now.")
+    unread = serializers.IntegerField()

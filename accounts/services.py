@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from rest_framework.exceptions import Throttled, ValidationError
 
-from . import login_limit, tokens
-from .models import ApiToken, User
+from nard_site.domain import DomainError
+
+from . import login_limit, notices, tokens
+from .models import ApiToken, Follow, Notice, User
 
 
 @dataclass(frozen=True)
@@ -23,9 +29,15 @@ class IssuedToken:
     token: ApiToken
 
 
-def user_register(*, username: str, password: str, email: str = "") -> tuple[User, IssuedToken]:
-    """Create a player and its first API token; raises ``ValidationError`` per field."""
-    if User.objects.named(username).exists():
+def user_register(*, username: str, password: str, email: str = "",
+                  guest: User | None = None) -> tuple[User, IssuedToken]:
+    """Create a player and its first API token; raises ``ValidationError`` per field.
+
+    With ``guest`` (the guest identity the request is signed in as), that account itself
+    becomes the player — the same row, so its matches, reviews and follows stay its own:
+    the username, password and email are set and ``is_guest`` cleared."""
+    taken = User.objects.named(username)
+    if (taken.exclude(pk=guest.pk) if guest is not None else taken).exists():
         raise ValidationError({"username": [gettext("A user with that username already exists.")]})
     candidate = User(username=username, email=email)
     try:
@@ -34,7 +46,11 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
         raise ValidationError({"password": list(exc.messages)}) from exc
     try:
         with login_limit.hashing(), transaction.atomic():
-            user = User.objects.create_user(username=username, email=email, password=password)
+            if guest is not None:
+                user = _upgrade(guest, username=username, email=email, password=password)
+            else:
+                user = User.objects.create_user(username=username, email=email,
+                                                password=password)
             token = _issue(user)
     except login_limit.Busy:  # every hashing slot of the process is taken: refuse at once
         raise Throttled(login_limit.BUSY.retry_after, detail=login_limit.BUSY.message) from None
@@ -42,6 +58,17 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
         raise ValidationError(
             {"username": [gettext("A user with that username already exists.")]}) from exc
     return user, token
+
+
+def _upgrade(guest: User, *, username: str, email: str, password: str) -> User:
+    """The guest's own row, locked, made an ordinary account (in the caller's transaction)."""
+    user = User.objects.select_for_update().get(pk=guest.pk)
+    if not user.is_guest:  # upgraded meanwhile by a parallel request
+        raise ValidationError({"username": [gettext("This account is registered already.")]})
+    user.username, user.email, user.is_guest = username, email, False
+    user.set_password(password)
+    user.save(update_fields=["username", "email", "is_guest", "password"])
+    return user
 
 
 def _issue(user: User) -> IssuedToken:
@@ -69,10 +96,118 @@ def token_revoke(*, user: User, token: ApiToken | None = None) -> None:
     (found.filter(pk=token.pk) if token is not None else found).delete()
 
 
-def user_update_profile(*, user: User, display_name: str) -> User:
-    user.display_name = display_name
-    user.save(update_fields=["display_name"])
+def user_update_profile(*, user: User, display_name: str | None = None,
+                        challenges: str | None = None) -> User:
+    """Change what is given: the display name, who may challenge the player
+    (``everyone``, ``following``: those it follows, ``nobody``)."""
+    changed = {name: value for name, value in (("display_name", display_name),
+                                               ("challenges", challenges)) if value is not None}
+    for name, value in changed.items():
+        setattr(user, name, value)
+    if changed:
+        user.save(update_fields=list(changed))
     return user
+
+
+# --- guests -----------------------------------------------------------------------------
+
+class GuestsThrottled(DomainError):
+    """``GUESTS_PER_ADDRESS`` guests made from one address within ``GUESTS_WINDOW``
+    seconds (429; ``details.limit``, ``details.retry_after``)."""
+
+    code = "throttled"
+    default_message = gettext_noop("Too many guests from your address: try again later.")
+
+
+GUEST_PREFIX = "Guest-"
+
+
+def _guest_name() -> str:
+    return f"{GUEST_PREFIX}{secrets.token_hex(2)}"
+
+
+def guest_create(*, address: str) -> tuple[User, IssuedToken]:
+    """A guest identity, ``Guest-7f3a``: no usable password, never rated
+    (``User.may_play_rated``), and its first API token. At most ``GUESTS_PER_ADDRESS``
+    from one client address in ``GUESTS_WINDOW`` seconds (:class:`GuestsThrottled`)."""
+    limit = int(settings.GUESTS_PER_ADDRESS)
+    key = "g:" + hashlib.sha256(address.encode("utf-8", "surrogatepass")).hexdigest()
+    made, left = login_limit.count(key, seconds=int(settings.GUESTS_WINDOW))
+    if made > limit:
+        raise GuestsThrottled(details={"limit": limit, "retry_after": left})
+    for attempt in range(8):  # four hex digits collide now and then: draw again, then six
+        name = _guest_name() if attempt < 4 else f"{GUEST_PREFIX}{secrets.token_hex(3)}"
+        if User.objects.named(name).exists():
+            continue
+        try:
+            with transaction.atomic():
+                user = User(username=name, is_guest=True)
+                user.set_unusable_password()
+                user.save()
+                return user, _issue(user)
+        except IntegrityError:  # taken by a parallel guest
+            continue
+    raise GuestsThrottled("No free guest name now: try again.", details={"limit": limit})
+
+
+# --- follows ---------------------------------------------------------------------------
+
+class CannotFollowSelf(DomainError):
+    code = "cannot_follow_self"
+    default_message = gettext_noop("You cannot follow yourself.")
+
+
+def follow_create(*, follower: User, followed: User) -> bool:
+    """``follower`` follows ``followed`` (again: nothing changes); whether it is new."""
+    if follower.pk == followed.pk:
+        raise CannotFollowSelf
+    try:
+        with transaction.atomic():
+            _, made = Follow.objects.get_or_create(follower=follower, followed=followed)
+    except IntegrityError:  # a parallel follow made it
+        return False
+    return made
+
+
+def follow_delete(*, follower: User, followed: User) -> bool:
+    """``follower`` stops following ``followed`` (not following: nothing changes)."""
+    if follower.pk == followed.pk:
+        raise CannotFollowSelf
+    deleted, _ = Follow.objects.filter(follower=follower, followed=followed).delete()
+    return bool(deleted)
+
+
+# --- notices ----------------------------------------------------------------------------
+
+def notice_create(*, recipient: User | int, kind: str, data: dict[str, Any] | None = None
+                  ) -> Notice:
+    """A notice to ``recipient`` (any module's: ``accounts.notices.KINDS`` and its own
+    kinds, snake_case); its listeners (the account stream) hear of it after commit."""
+    if not notices.KIND_PATTERN.match(kind):
+        raise ValueError(f"A notice's kind is snake_case, at most 32 characters: {kind!r}")
+    recipient_id = recipient if isinstance(recipient, int) else recipient.pk
+    with transaction.atomic():
+        notice = Notice.objects.create(recipient_id=recipient_id, kind=kind, data=data or {})
+        transaction.on_commit(lambda: notices.committed(notice))
+    return notice
+
+
+def notices_settle(*, recipient_id: int, kind: str, about: dict[str, Any]) -> int:
+    """Mark read the recipient's unread notices of ``kind`` whose data hold every item of
+    ``about`` (a challenge answered or withdrawn: its notice asks nothing any more)."""
+    found = Notice.objects.filter(recipient_id=recipient_id, kind=kind, read_at__isnull=True)
+    for key, value in about.items():
+        found = found.filter(**{f"data__{key}": value})
+    return found.update(read_at=timezone.now())
+
+
+def notices_mark_read(*, user: User, ids: list[int] | None = None) -> int:
+    """Mark ``user``'s unread notices read: all, or those of ``ids`` (others' ids and
+    unknown ones are passed over); how many were marked."""
+    found = Notice.objects.filter(recipient=user, read_at__isnull=True)
+    if ids is not None:
+        found = found.filter(pk__in=ids)
+    return found.update(read_at=timezone.now())
 
 
 def bot_account(*, username: str, display_name: str) -> User:

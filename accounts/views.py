@@ -1,20 +1,31 @@
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, login, update_session_auth_hash
+from django.contrib.auth.models import AnonymousUser
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import AuthenticationFailed, NotFound, Throttled
+from rest_framework.exceptions import APIException, AuthenticationFailed, NotFound, Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import login_limit, services
+from nard_site import clients
+from nard_site.api.csrf import CsrfFailed
+from nard_site.api.csrf import message as csrf_message
+
+from . import login_limit, selectors, services
 from .models import ApiToken, User
+from .notices import notice_json
 from .serializers import (
+    GuestOutputSerializer,
     MeSerializer,
     MeUpdateSerializer,
+    NoticeListQuerySerializer,
+    NoticeListSerializer,
+    NoticeMarkedSerializer,
+    NoticeMarkSerializer,
     PublicProfileSerializer,
     RegisterInputSerializer,
     RegisterOutputSerializer,
@@ -24,19 +35,57 @@ from .serializers import (
 
 
 class RegisterView(APIView):
-    """Create a player account; answers its API token."""
+    """Create a player account; answers its API token. Sent by a guest (its token, or
+    its session with the CSRF token), it makes that guest account the player: the same
+    account, its matches and reviews kept."""
 
     permission_classes = [AllowAny]
-    authentication_classes: list[type] = []
     throttle_scope = "auth"
+
+    def perform_authentication(self, request: Request) -> None:
+        # Registering needs no credentials: stale or refused ones (an old token, a session
+        # without its CSRF token) register a new account rather than refuse.
+        try:
+            request.user  # noqa: B018  (reading it authenticates)
+        except APIException:
+            request.user, request.auth = AnonymousUser(), None
 
     @extend_schema(request=RegisterInputSerializer, responses={201: RegisterOutputSerializer})
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.user_register(**data.validated_data)
+        signed_in = request.user
+        guest = signed_in if isinstance(signed_in, User) and signed_in.is_guest else None
+        user, token = services.user_register(**data.validated_data, guest=guest)
+        if guest is not None and request.auth is None:  # the session: kept logged in
+            update_session_auth_hash(request._request, user)
         body = RegisterOutputSerializer({"username": user.username, "token": token.key}).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+class GuestView(APIView):
+    """A guest identity without a password (`Guest-7f3a`): answers its API token and logs
+    the page's session in as it. Guests play casual matches (the computer, quick
+    pairing, invitations), are never rated, and become ordinary accounts by registering
+    while signed in as one. At most `GUESTS_PER_ADDRESS` per address in `GUESTS_WINDOW`
+    seconds: 429 `throttled`."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_scope = "auth"
+    schema_error_codes = ("429",)
+
+    @extend_schema(request=None, responses={201: GuestOutputSerializer}, auth=[])
+    def post(self, request: Request) -> Response:
+        # It reads no credentials, so no CSRF token either; but another site's page must
+        # not sign a visitor's browser in as a guest (log-in CSRF): browsers say where a
+        # request comes from (Sec-Fetch-Site), API clients send no such header.
+        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            raise CsrfFailed(csrf_message("a guest is made from this site's own pages"))
+        user, token = services.guest_create(address=clients.client_address(request))
+        login(request._request, user)
+        body = {"username": user.username, "token": token.key, "is_guest": True}
+        return Response(GuestOutputSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
 class TokenView(APIView):
@@ -106,11 +155,39 @@ class MeView(APIView):
         data = MeUpdateSerializer(data=request.data, partial=True,
                                   context={"user": request.user})
         data.is_valid(raise_exception=True)
-        user = _me(request)
-        if "display_name" in data.validated_data:
-            user = services.user_update_profile(
-                user=user, display_name=data.validated_data["display_name"])
+        user = services.user_update_profile(user=_me(request), **data.validated_data)
         return Response(MeSerializer(user).data)
+
+
+class NotificationsView(APIView):
+    """`GET`: the account's notices, newest first, with the count of unread ones;
+    `POST`: marks them read — those of `ids`, or all."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="accounts_me_notifications_list",
+                   parameters=[NoticeListQuerySerializer],
+                   responses={200: NoticeListSerializer})
+    def get(self, request: Request) -> Response:
+        query = NoticeListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        me = _me(request)
+        found = selectors.notices_of(me)
+        if "before" in query.validated_data:
+            found = found.filter(pk__lt=query.validated_data["before"])
+        if query.validated_data["unread"]:
+            found = found.filter(read_at__isnull=True)
+        results = [notice_json(n) for n in found[:query.validated_data["limit"]]]
+        return Response({"unread": selectors.unread_count(me), "results": results})
+
+    @extend_schema(operation_id="accounts_me_notifications_mark_read",
+                   request=NoticeMarkSerializer, responses={200: NoticeMarkedSerializer})
+    def post(self, request: Request) -> Response:
+        data = NoticeMarkSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        me = _me(request)
+        marked = services.notices_mark_read(user=me, ids=data.validated_data.get("ids"))
+        return Response({"marked": marked, "unread": selectors.unread_count(me)})
 
 
 class PublicProfileView(APIView):

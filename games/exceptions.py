@@ -60,6 +60,15 @@ class TooManyInvitations(DomainError):
     default_message = gettext_noop("You have as many open invitations as allowed.")
 
 
+class ChallengesClosed(DomainError):
+    """The invited player accepts no challenges from this account: its setting is
+    ``nobody``, or ``following`` and it does not follow the challenger (403;
+    ``details.challenges``: the setting)."""
+
+    code = "challenges_closed"
+    default_message = gettext_noop("This player does not accept challenges from you.")
+
+
 class InvitationsThrottled(DomainError):
     code = "throttled"
     default_message = gettext_noop("Too many invitations in the last hour.")

@@ -26,9 +26,11 @@ from django.utils.translation import gettext, gettext_noop
 
 from accounts import blocks
 from accounts.models import User
+from accounts.selectors import accepts_challenge_from
 from games import clocks, dice, fairness, opponents, shapes, store, transitions
 from games.exceptions import (
     Blocked,
+    ChallengesClosed,
     InvalidRequest,
     InvitationsThrottled,
     NotFound,
@@ -191,12 +193,21 @@ def match_create(*, user: User, length: int, opponent: str | None = None,
     if color == "random":
         color = secrets.choice(SIDE_NAMES)
     white, black = seats(user, invited, color)
+    if invited is not None and computer is None:
+        _check_challenge(user, invited)
     with transaction.atomic():
         if invited is not None:
             _check_open_limits(user, invited)
         return match_start(created_by=user, options=options, white=white, black=black,
                            invited=invited if computer is None else None,
                            rematch_of=rematch_of)
+
+
+def _check_challenge(user: User, invited: User) -> None:
+    """``invited``'s setting says who may challenge it: everyone, those it follows, or
+    nobody (``accounts.selectors.accepts_challenge_from``)."""
+    if not accepts_challenge_from(invited=invited, challenger=user):
+        raise ChallengesClosed(details={"challenges": invited.challenges})
 
 
 def _check_open_limits(user: User, invited: User) -> None:
@@ -336,6 +347,8 @@ def match_rematch(*, match_id: int, user: User, expected_version: int | None = N
         opponent = match.player(other(my_side))
         assert opponent is not None
         white, black = seats(user, opponent, color_of(other(my_side)))  # colours swapped
+        if not opponents.level_of(opponent):
+            _check_challenge(user, opponent)
         _check_open_limits(user, opponent)
         return match_start(created_by=user, options=options, white=white, black=black,
                            invited=opponent, rematch_of=match)

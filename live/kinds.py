@@ -7,6 +7,11 @@ kinds from the database for a stream that (re)connects: what waits for the accou
 
 Every item's data carries ``match`` (its id) and ``version`` (the match version after
 the change), so a client can tell a repeat (an item of a version it has seen) from news.
+
+One more source is not a match: ``notice`` (:func:`notice_items`), an account's notice
+made by any module through ``accounts.services.notice_create``, heard after its commit
+(``accounts.notices``). Its data is the notice as ``accounts/me/notifications/`` lists
+it; a stream tells news from repeats by its ``id`` (:func:`stamp`).
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from typing import Any
 
 from django.db.models import Q
 
+from accounts.models import Notice
+from accounts.notices import notice_json
+from accounts.selectors import unread_notices
 from games.models import Color, Event, GamePhase, Match, MatchStatus, color_of, side_of
 from nardy import BLACK, WHITE, other
 
@@ -133,11 +141,33 @@ def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, di
     return by_user
 
 
+NOTICES = 0
+"""The key under which a stream counts the notices it sent (no match has id 0)."""
+PENDING_NOTICES = 20
+"""At most this many unread notices (the newest) are sent to a stream that connects."""
+
+
+def notice_items(notice: Notice) -> Iterator[Item]:
+    """``notice``: a new notice to this account (``accounts.notices``)."""
+    yield notice.recipient_id, "notice", dict(notice_json(notice))
+
+
+def stamp(kind: str, data: dict[str, Any]) -> tuple[int, int]:
+    """What tells an item from a repeat: ``(match, version)``, or for a notice
+    ``(NOTICES, its id)``."""
+    if kind == "notice":
+        return NOTICES, data["id"]
+    return data["match"], data["version"]
+
+
 def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
-    """What waits for the account now: its open invitations, its turn in every active
+    """What waits for the account now: its unread notices (the newest
+    ``PENDING_NOTICES``, oldest first), its open invitations, its turn in every active
     match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``), and every
     offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event)."""
     found: list[tuple[str, dict[str, Any]]] = []
+    found.extend(("notice", dict(notice_json(n)))
+                 for n in unread_notices(user_id, PENDING_NOTICES))
     invited = (Match.objects.filter(status=MatchStatus.INVITED, invited_id=user_id)
                .select_related("created_by").order_by("id"))
     for match in invited:

@@ -10,13 +10,14 @@ as the REST answers of ``events/``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from rest_framework.renderers import JSONRenderer
 
+from accounts.models import Notice
 from games.models import Event, Match, is_over
 from games.selectors import event_json, match_review_open
 from live import kinds
@@ -63,6 +64,22 @@ def message(match: Match, events: Sequence[Event]) -> Message:
         events=tuple((e.seq, e.type, render(event_json(e))) for e in events),
         accounts={uid: tuple((kind, render(data)) for kind, data in found)
                   for uid, found in kinds.items(match, events).items()})
+
+
+def notice_message(notice: Notice) -> Message:
+    """A new notice as a change the account streams carry: under the key
+    :data:`live.kinds.NOTICES`, its id as the version (a stream sends each id once)."""
+    return Message(
+        match=kinds.NOTICES, version=notice.pk, over=False, events=(),
+        accounts={uid: tuple((kind, render(data)) for kind, data in found)
+                  for uid, found in _by_user(kinds.notice_items(notice)).items()})
+
+
+def _by_user(found: Iterable[kinds.Item]) -> dict[int, list[tuple[str, dict[str, Any]]]]:
+    by_user: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+    for user_id, kind, data in found:
+        by_user.setdefault(user_id, []).append((kind, data))
+    return by_user
 
 
 def log_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool, bool]:

@@ -174,10 +174,11 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
 
 async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[bytes]:
     """The account's items (:mod:`live.kinds`): first what waits for it now, then live.
-    Items carry the match ``version``; one of a version already sent is not sent again."""
+    Items carry the match ``version``; one of a version already sent is not sent again
+    (notices: one of an id already sent, :func:`live.kinds.stamp`)."""
     hub = transports.hub()
     sub = hub.subscribe("user", user_id)
-    seen: dict[int, int] = {}  # match id -> the highest version sent
+    seen: dict[int, int] = {}  # match id (or kinds.NOTICES) -> the highest version (id) sent
     try:
         await hub.ready()
         clock = Clock(sub)
@@ -199,10 +200,11 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
                     continue
                 versions: dict[int, int] = {}
                 for kind, data in found:
-                    if data["version"] > seen.get(data["match"], 0):
+                    key, version = kinds.stamp(kind, data)
+                    if version > seen.get(key, 0):
                         yield frame(render(data), kind)
                         clock.wrote()
-                        versions[data["match"]] = data["version"]
+                        versions[key] = max(version, versions.get(key, 0))
                 seen.update(versions)
                 if once:
                     return

@@ -41,8 +41,9 @@ import redis
 import redis.asyncio as aioredis
 from django.conf import settings
 
+from accounts.models import Notice
 from games.models import Event, Match
-from live.reads import Message, last_seqs, message, page_after
+from live.reads import Message, last_seqs, message, notice_message, page_after
 from nard_site import doorbell
 from nard_site.cache import breaker
 from nard_site.serving import db_call
@@ -54,6 +55,11 @@ def committed(match: Match, events: Sequence[Event]) -> None:
     """The after-commit listener: publish the change to every stream that may want it."""
     if events:
         publish(message(match, events))
+
+
+def noticed(notice: Notice) -> None:
+    """The listener of new notices (``accounts.notices``): to the recipient's streams."""
+    publish(notice_message(notice))
 
 
 # --- publishing ---------------------------------------------------------------------------

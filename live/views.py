@@ -125,9 +125,9 @@ class MatchStreamView(StreamView):
 
 class AccountStreamView(StreamView):
     """The asking account's own stream (Server-Sent Events): on connecting, what waits for
-    it now (`invitation`s, `your_turn` where it is to act), then live `invitation`,
-    `your_turn`, `game_over` and `match_over` of its matches. Needs authentication (token
-    header or session cookie)."""
+    it now (unread `notice`s, `invitation`s, `your_turn` where it is to act), then live
+    `notice`, `invitation`, `your_turn`, `game_over` and `match_over` of its matches.
+    Needs authentication (token header or session cookie)."""
 
     permission_classes = [IsAuthenticated]
 

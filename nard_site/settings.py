@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "reviews",
     "ratings",
     "chat",
+    "social",
     "live",
     "web",
     "django_tasks",
@@ -183,6 +184,12 @@ LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", 
 LOGIN_CONCURRENT_CHECKS = int(os.environ.get("LOGIN_CONCURRENT_CHECKS", "1"))
 # API tokens an account may hold (one per log-in); beyond it the oldest is revoked.
 API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "50"))
+# Guests (POST accounts/guest/): at most GUESTS_PER_ADDRESS made from one client address
+# within GUESTS_WINDOW seconds; `manage.py prune_guests` deletes those without a match
+# made more than GUEST_TTL_HOURS ago and not seen since.
+GUESTS_PER_ADDRESS = int(os.environ.get("GUESTS_PER_ADDRESS", "5"))
+GUESTS_WINDOW = int(os.environ.get("GUESTS_WINDOW", "3600"))
+GUEST_TTL_HOURS = float(os.environ.get("GUEST_TTL_HOURS", "24"))
 
 LANGUAGE_CODE = "en-us"
 # The play page's languages (web/locale/*/LC_MESSAGES: django.po, djangojs.po).

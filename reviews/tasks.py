@@ -22,6 +22,8 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from accounts import notices
+from accounts.services import notice_create
 from computer.review import ReviewError, review_game
 from games import services
 from nardy.stakes import mars_counts
@@ -98,7 +100,8 @@ def _announce(analysis: Analysis) -> None:
 
 def finish(analysis: Analysis, state: str, *, error: str = "",
            results: list[dict[str, Any]] | None = None) -> None:
-    """``analysis`` ends ``state`` (done or failed), with its event."""
+    """``analysis`` ends ``state`` (done or failed), with its event; done, a
+    ``review_finished`` notice to whoever asked for it."""
     analysis.state = state
     analysis.error = error
     analysis.results = results
@@ -109,3 +112,6 @@ def finish(analysis: Analysis, state: str, *, error: str = "",
         analysis.save(update_fields=["state", "error", "results", "finished_at",
                                      "turns_done", "turns_total"])
         _announce(analysis)
+        if state == Analysis.State.DONE and analysis.requested_by_id is not None:
+            notice_create(recipient=analysis.requested_by_id, kind=notices.REVIEW_FINISHED,
+                          data={"match": analysis.match_id, "analysis": analysis.pk})

@@ -29,7 +29,8 @@ def _me(request: HttpRequest) -> dict[str, Any]:
     if not user.is_authenticated:
         return {"username": None}
     return {"username": user.get_username(),
-            "display_name": getattr(user, "display_name", "") or user.get_username()}
+            "display_name": getattr(user, "display_name", "") or user.get_username(),
+            "is_guest": bool(getattr(user, "is_guest", False))}
 
 
 @ensure_csrf_cookie

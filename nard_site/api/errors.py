@@ -64,6 +64,8 @@ STATUS_OF_CODE: dict[str, int] = {
     "chat_restricted": status.HTTP_403_FORBIDDEN,
     "chat_closed": status.HTTP_409_CONFLICT,
     "already_reported": status.HTTP_409_CONFLICT,
+    # People around the board.
+    "challenges_closed": status.HTTP_403_FORBIDDEN,
 }
 
 

@@ -37,6 +37,7 @@ class Reader:
         self.response = response
         self.body: AsyncIterator[bytes] = aiter(response.streaming_content)
         self.buffer = ""
+        self.ignore: set[str] = set()  # event kinds next() passes over
 
     async def _block(self) -> str | None:
         while "\n\n" not in self.buffer:
@@ -59,6 +60,8 @@ class Reader:
             for line in block.split("\n"):
                 name, _, value = line.partition(":")
                 fields[name or "comment"] = value[1:] if value.startswith(" ") else value
+            if fields.get("event") in self.ignore:
+                continue
             if "data" in fields or (comments and "comment" in fields):
                 return fields
 

@@ -4,6 +4,7 @@
 import { ApiError, api } from "./api.js";
 import { _, f } from "./i18n.js";
 import { attempt, explain, go, h, onAuthLost, reopen, session, toast } from "./common.js";
+import { refreshNotices } from "./notices.js";
 
 const who = document.getElementById("who");
 
@@ -12,15 +13,17 @@ export function renderWho() {
   if (session.me) {
     who.append(h("span", { class: "me", "data-testid": "me" },
                  h("span", { class: "me-label" }, _("Signed in as"), " "),
-                 h("strong", {}, session.me)),
+                 h("strong", {}, session.me),
+                 session.guest ? h("span", { class: "me-guest" }, " ", _("(guest)")) : ""),
                h("button", { type: "button", class: "link", id: "logout",
                              onclick: logout }, _("Log out")));
   }
+  refreshNotices();
 }
 
 export async function refreshWho() {
   const answer = await attempt(() => api.session.get(), { quiet: true });
-  if (answer) session.me = answer.username;
+  if (answer) { session.me = answer.username; session.guest = Boolean(answer.is_guest); }
   renderWho();
 }
 onAuthLost(refreshWho);
@@ -28,6 +31,7 @@ onAuthLost(refreshWho);
 async function logout() {
   await attempt(() => api.session.logout());
   session.me = null;
+  session.guest = false;
   renderWho();
   go("#/");
   reopen();
@@ -36,7 +40,7 @@ async function logout() {
 /** `fn()`'s answer; a refusal is written beside the fields it names (`details.<field>`,
  *  in the API's language), the rest of it under the form — not only a
  *  toast. The first field in error takes the focus. */
-async function submit(form, fn) {
+export async function submit(form, fn) {
   for (const old of form.querySelectorAll(".field-error, .form-error")) old.remove();
   for (const input of form.querySelectorAll("[aria-invalid]")) {
     input.removeAttribute("aria-invalid");
@@ -69,6 +73,7 @@ async function submit(form, fn) {
 
 function signedIn(answer, onDone, welcome = false) {
   session.me = answer.username;
+  session.guest = Boolean(answer.is_guest);
   renderWho();
   if (welcome) toast(f(_("Welcome, %(name)s!"), { name: session.me }));
   onDone();

@@ -9,8 +9,9 @@ import { _, f, ngettext, side } from "./i18n.js";
 export const app = document.getElementById("app");
 const toastEl = document.getElementById("toast");
 
-/** Who is signed in (`session.me`, a username or null): account.js keeps it. */
-export const session = { me: app.dataset.me || null };
+/** Who is signed in (`session.me`, a username or null; `session.guest`: a guest
+ *  identity, guest.js): account.js keeps it. */
+export const session = { me: app.dataset.me || null, guest: app.dataset.guest === "1" };
 
 export const PAGE_TITLE = document.title;
 

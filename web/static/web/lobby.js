@@ -7,6 +7,9 @@ import { authForms } from "./account.js";
 import { CLOCKS, COLOUR_NAMES, STAKE_NAMES, STATUS_NAMES, app, attempt, cap, go, h,
          isComputer, matchTitle, rulesTitle, session, toast } from "./common.js";
 import { pairingPanel, ratingsPanel } from "./ratings.js";
+import { guestPanel, upgradePanel } from "./guest.js";
+import { followingPanel } from "./following.js";
+import { noticeHeard } from "./notices.js";
 import { replayLink } from "./replay.js";
 
 async function createForm(onCreated) {
@@ -108,7 +111,7 @@ async function createForm(onCreated) {
 // The account's own stream (GET stream/: invitations, your_turn, game and match results)
 // tells the lobby when to refresh; without it (or while it is down) the lobby polls.
 const ACCOUNT_EVENTS = ["invitation", "paired", "your_turn", "game_over", "match_over", "offer",
-                        "joined", "aborted", "deadline", "message"];
+                        "joined", "aborted", "deadline", "message", "notice"];
 const POLL_EVERY = 5000;     // ms, without the stream
 const SAFETY_EVERY = 15000;  // ms, with it: open seeks by others are not on the stream
 
@@ -128,7 +131,7 @@ export function openLobby() {
   async function build() {
     root.replaceChildren();
     if (!session.me) {
-      root.append(h("p", { class: "intro" }, _("Play Long Nardy and its family against a "
+      root.append(guestPanel(), h("p", { class: "intro" }, _("Play Long Nardy and its family against a "
                     + "friend, on one screen, against an open seek or against the computer. "
                     + "Log in or register to begin.")),
                   authForms(build), lists);
@@ -138,7 +141,8 @@ export function openLobby() {
         else { toast(match.status === "open" ? _("Seek posted: waiting for an opponent.")
                  : f(_("Invitation sent to %(name)s."), { name: match.invited }));
                refresh(); }
-      }), pairingPanel(go), await ratingsPanel(session.me), lobbyLive, lists);
+      }), pairingPanel(go), session.guest ? upgradePanel(build) : await ratingsPanel(session.me),
+      followingPanel(), lobbyLive, lists);
       follow();
     }
     refresh();
@@ -166,6 +170,7 @@ export function openLobby() {
     source.onopen = () => { setMode("stream"); changed(); };
     for (const type of ACCOUNT_EVENTS) {
       source.addEventListener(type, (message) => {
+        if (type === "notice") { noticeHeard(); return; }
         if (type === "invitation") {
           try {
             const d = JSON.parse(message.data);

@@ -10,6 +10,7 @@ import { api, features } from "./api.js";
 import { _, f, ngettext } from "./i18n.js";
 import { app, attempt, h, matchOutcome, matchTitle, rulesTitle } from "./common.js";
 import { graph } from "./ratings.js";
+import { followButton } from "./following.js";
 
 const LAST = 20;   // the newest analysed games of each rule set the averages count
 
@@ -96,7 +97,7 @@ export function openProfile(username) {
     const shown = profile.display_name || profile.username || username;
     const stats = profile.stats || {};
     root.replaceChildren(
-      h("h1", { id: "profile-name" }, shown),
+      h("h1", { id: "profile-name" }, shown), followButton(profile.username),
       h("p", { class: "profile-stats" }, ngettext(
         "%(count)s match played, %(won)s won", "%(count)s matches played, %(won)s won",
         stats.matches_played || 0, { won: stats.matches_won || 0 })),
