@@ -18,6 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts import blocks
+from accounts.notices import MODERATION_DECISION
+from accounts.services import notice_create
 from accounts.models import Block, User
 from chat import filter as word_filter
 from chat import rooms, selectors
@@ -263,6 +265,16 @@ def moderation_act(*, moderator: User, target: User, action: str, reason: str,
             if report.line_id is not None and action != Action.DISMISS:
                 Line.objects.filter(pk=report.line_id, hidden_by=None).update(hidden_by=done)
             Report.objects.filter(pk=report.pk).update(resolved=now, resolved_by=moderator)
+        # Both sides hear of the decision: the account it is about (but for a dismissal,
+        # which is about nobody) and whoever reported.
+        decision = {"action": action, "reason": done.reason,
+                    "report": report.pk if report is not None else None}
+        if action != Action.DISMISS:
+            notice_create(recipient=target, kind=MODERATION_DECISION,
+                          data={**decision, "until": until.isoformat() if until else None})
+        if report is not None and report.reporter_id not in (None, target.pk):
+            notice_create(recipient=report.reporter_id, kind=MODERATION_DECISION,
+                          data=decision)
     return done
 
 

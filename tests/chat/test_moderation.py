@@ -172,3 +172,24 @@ def test_reports_are_rate_limited(alice: Seat, bob: Seat, active_match: int,
                              format="json").status_code == 201
     assert_error(report(alice, lines[2]), 429, "throttled", limit=2)
     assert Report.objects.count() == 2
+
+
+def test_both_sides_hear_of_a_decision_on_their_notices(
+        alice: Seat, bob: Seat, staff: Seat, active_match: int) -> None:
+    rude = say(bob, active_match, "you play like a potato").json()["id"]
+    report_id = report(alice, rude).json()["id"]
+    assert act(staff, report_id, action="warn", reason="be kind").status_code == 201
+    notices = "/api/v1/accounts/me/notifications/"
+    for seat in (alice, bob):
+        listed = seat.client.get(notices).json()
+        decisions = [n for n in listed["results"] if n["kind"] == "moderation_decision"]
+        assert len(decisions) == 1, listed
+        assert decisions[0]["data"]["action"] == "warn"
+        assert decisions[0]["data"]["report"] == report_id
+    # A dismissal is about nobody: only the reporter hears of it.
+    other = say(bob, active_match, "fine").json()["id"]
+    second = report(alice, other).json()["id"]
+    assert act(staff, second, action="dismiss", reason="nothing wrong").status_code == 201
+    kinds = [n["data"]["action"] for n in bob.client.get(notices).json()["results"]
+             if n["kind"] == "moderation_decision"]
+    assert kinds == ["warn"]
