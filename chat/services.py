@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts import blocks
+from accounts.models import Block, User
 from accounts.notices import MODERATION_DECISION
 from accounts.services import notice_create
-from accounts.models import Block, User
 from chat import filter as word_filter
 from chat import rooms, selectors
 from chat.exceptions import (
