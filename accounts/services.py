@@ -11,8 +11,11 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 from rest_framework.exceptions import Throttled, ValidationError
 
+from nard_site.domain import DomainError
+
 from . import login_limit, tokens
 from .models import ApiToken, User
+from .stats import stats_for
 
 
 @dataclass(frozen=True)
@@ -90,3 +93,36 @@ def bot_account(*, username: str, display_name: str) -> User:
             return user
     except IntegrityError:  # created meanwhile by a concurrent first use
         return User.objects.named(username).get()
+
+
+class AlreadyBot(DomainError):
+    code = "already_bot"
+    default_message = "This account is a bot already."
+
+
+class HasFinishedGames(DomainError):
+    code = "has_finished_games"
+    default_message = ("Only an account that has finished no game may become a bot: "
+                       "register a new account for the bot.")
+
+
+def bot_upgrade(*, user: User) -> User:
+    """Make ``user`` a bot account, for good (there is no way back, as on lichess): its
+    profile and its matches say so, it never plays rated (``User.may_play_rated``), and
+    quick pairing seats it only with people who accept bots. Only an account with no
+    finished game may (409 ``has_finished_games``): its results so far were a person's;
+    a bot already is 409 ``already_bot``."""
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.is_bot:
+            raise AlreadyBot()
+        played = stats_for(locked)
+        finished = played["matches_played"] + played["games_won"] + played["games_lost"]
+        if finished:
+            raise HasFinishedGames(details={"matches_played": played["matches_played"],
+                                            "games_won": played["games_won"],
+                                            "games_lost": played["games_lost"]})
+        locked.is_bot = True
+        locked.save(update_fields=["is_bot"])
+    user.is_bot = True
+    return locked

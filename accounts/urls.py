@@ -6,5 +6,6 @@ urlpatterns = [
     path("register/", views.RegisterView.as_view(), name="register"),
     path("token/", views.TokenView.as_view(), name="token"),
     path("me/", views.MeView.as_view(), name="me"),
+    path("bot/upgrade/", views.BotUpgradeView.as_view(), name="bot-upgrade"),
     path("users/<str:username>/", views.PublicProfileView.as_view(), name="user-profile"),
 ]

@@ -113,6 +113,18 @@ class MeView(APIView):
         return Response(MeSerializer(user).data)
 
 
+class BotUpgradeView(APIView):
+    """Make the signed-in account a bot, for good: only an account that has finished no
+    game (409 ``has_finished_games``); a bot already is 409 ``already_bot``."""
+
+    permission_classes = [IsAuthenticated]
+    schema_error_codes = ("409",)
+
+    @extend_schema(request=None, responses={200: MeSerializer})
+    def post(self, request: Request) -> Response:
+        return Response(MeSerializer(services.bot_upgrade(user=_me(request))).data)
+
+
 class PublicProfileView(APIView):
     """Anyone may read a player's public profile and stats."""
 

@@ -49,6 +49,9 @@ STATUS_OF_CODE: dict[str, int] = {
     "too_many_computer_matches": status.HTTP_409_CONFLICT,
     "too_many_invitations": status.HTTP_409_CONFLICT,
     "already_waiting": status.HTTP_409_CONFLICT,
+    # Bot accounts.
+    "already_bot": status.HTTP_409_CONFLICT,
+    "has_finished_games": status.HTTP_409_CONFLICT,
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
