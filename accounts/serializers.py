@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from nard_site.api.shapes import schema_serializer
 
-from . import names
-from .models import User
+from . import names, scopes
+from .models import ApiToken, User
 from .stats import Stats, stats_for
 
 
@@ -97,3 +97,32 @@ class MeUpdateSerializer(serializers.Serializer):
         if problem:
             raise serializers.ValidationError(problem)
         return value
+
+
+class PersonalTokenInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="A reminder of what it is for.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(scopes.SCOPES)), min_length=1,
+        max_length=len(scopes.SCOPES),
+        help_text="What the token may do: " + ", ".join(f"`{s}`" for s in scopes.SCOPES)
+                  + " (docs/api.md, \"Tokens and scopes\").")
+
+
+class PersonalTokenSerializer(serializers.ModelSerializer[ApiToken]):
+    scopes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ApiToken
+        fields = ("id", "name", "scopes", "created")
+        read_only_fields = fields
+
+    def get_scopes(self, token: ApiToken) -> list[str]:
+        return scopes.parse(token.scopes)
+
+
+class PersonalTokenCreatedSerializer(PersonalTokenSerializer):
+    token = serializers.CharField(read_only=True, help_text="The key: shown this once.")
+
+    class Meta(PersonalTokenSerializer.Meta):
+        fields = ("id", "name", "scopes", "created", "token")  # type: ignore[assignment]
+        read_only_fields = fields  # type: ignore[assignment]
