@@ -1,12 +1,18 @@
-"""Third-party apps: the OAuth 2 authorization code flow with PKCE through the server's
-HTTP stack (log-in, consent, code, token, the API with the Bearer token, a refused scope,
-refresh, revocation), the grants refused, and the schema's security scheme."""
+"""Third-party apps: the OAuth 2 authorization code flow with PKCE (log-in, consent, code,
+token, the API with the Bearer token, a refused scope, refresh, revocation) through
+Django's test client and over real HTTP against a live server; the grants and challenges
+refused, the log-in limits, and the schema's security scheme."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import re
 import secrets
+import urllib.error
+import urllib.request
+from http import cookiejar as http_cookiejar
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
@@ -14,6 +20,7 @@ import pytest
 from django.test import Client
 from oauth2_provider.models import AccessToken, Application
 
+from accounts.models import User
 from games.models import Match
 from tests.support import assert_error
 
@@ -22,6 +29,7 @@ pytestmark = pytest.mark.django_db
 API = "/api/v1"
 REDIRECT = "https://app.example/callback"
 PASSWORD = "correct-horse-battery"
+HANG = 60  # seconds: a guard against a hung server only, never an assertion on speed
 SHA256 = "s256".upper()  # PKCE's method; spelt so, as "S" and a number reads as a rule (S1-S7)
 
 
@@ -228,3 +236,92 @@ def test_a_new_password_revokes_the_apps_tokens(make_user, app):
 
     assert_error(Client().get(f"{API}/accounts/me/", **bearer(token)), 401, "not_authenticated")
     assert not AccessToken.objects.exists()
+
+
+# --- the same dance over real HTTP, as a browser and an app on the network would -----------
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any) -> None:
+        return None  # each redirect is looked at, not followed
+
+
+def http(opener: urllib.request.OpenerDirector, method: str, url: str,
+         form: dict[str, str] | None = None, headers: dict[str, str] | None = None
+         ) -> tuple[int, dict[str, str], bytes]:
+    data = urlencode(form).encode() if form is not None else None
+    return send(opener, urllib.request.Request(url, data=data, method=method,
+                                               headers=headers or {}))
+
+
+def send(opener: urllib.request.OpenerDirector, request: urllib.request.Request
+         ) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with opener.open(request, timeout=HANG) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, dict(refused.headers), refused.read()
+
+
+def test_the_pkce_dance_over_http(live_server: Any, transactional_db: Any) -> None:
+    User.objects.create_user("alice", password=PASSWORD)
+    app = Application.objects.create(
+        name="A nardy app", client_type=Application.CLIENT_PUBLIC,
+        authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+        redirect_uris=REDIRECT, algorithm="")
+    base = live_server.url
+    jar = http_cookiejar.CookieJar()
+    browser = urllib.request.build_opener(_NoRedirects, urllib.request.HTTPCookieProcessor(jar))
+    app_side = urllib.request.build_opener(_NoRedirects)
+    verifier, challenge = pkce()
+    query = authorize_query(app, challenge, "match:read account:read")
+
+    status, headers, _ = http(browser, "GET", f"{base}/oauth/authorize/?{urlencode(query)}")
+    assert status == 302 and headers["Location"].startswith("/oauth/login/")
+    status, _, page = http(browser, "GET", base + headers["Location"])
+    assert status == 200
+    csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    assert csrf is not None
+    next_url = parse_qs(urlparse(headers["Location"]).query)["next"][0]
+    status, headers, _ = http(browser, "POST", f"{base}/oauth/login/", {
+        "csrfmiddlewaretoken": csrf.group(1).decode(), "username": "alice",
+        "password": PASSWORD, "next": next_url})
+    assert status == 302
+    status, _, consent = http(browser, "GET", base + headers["Location"])
+    assert status == 200 and b"match:read" in consent
+    csrf = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', consent)
+    assert csrf is not None
+    status, headers, _ = http(browser, "POST", f"{base}/oauth/authorize/", {
+        **query, "allow": "Authorize", "csrfmiddlewaretoken": csrf.group(1).decode()})
+    assert status == 302 and headers["Location"].startswith(REDIRECT)
+    code = parse_qs(urlparse(headers["Location"]).query)["code"][0]
+
+    status, _, body = http(app_side, "POST", f"{base}/oauth/token/", {
+        "grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT,
+        "client_id": app.client_id, "code_verifier": verifier})
+    assert status == 200, body
+    tokens = json.loads(body)
+    auth = {"Authorization": f"Bearer {tokens['access_token']}"}
+
+    status, _, body = http(app_side, "GET", f"{base}{API}/accounts/me/", headers=auth)
+    assert status == 200 and json.loads(body)["username"] == "alice"
+    request = urllib.request.Request(f"{base}{API}/matches/", method="POST",
+                                     data=b'{"length": 1, "hotseat": true}',
+                                     headers={**auth, "Content-Type": "application/json"})
+    status, _, body = send(app_side, request)
+    assert status == 403 and json.loads(body)["error"]["code"] == "insufficient_scope"
+    assert not Match.objects.exists()
+
+    status, _, body = http(app_side, "POST", f"{base}/oauth/token/", {
+        "grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
+        "client_id": app.client_id})
+    assert status == 200, body
+    fresh = json.loads(body)["access_token"]
+    status, _, _ = http(app_side, "GET", f"{base}{API}/accounts/me/", headers=auth)
+    assert status == 401  # the refreshed-away token
+    status, _, _ = http(app_side, "POST", f"{base}/oauth/revoke/",
+                        {"token": fresh, "client_id": app.client_id})
+    assert status == 200
+    status, _, _ = http(app_side, "GET", f"{base}{API}/accounts/me/",
+                        headers={"Authorization": f"Bearer {fresh}"})
+    assert status == 401
