@@ -317,7 +317,8 @@ SPECTACULAR_SETTINGS = {
         "Play the nardy family — Long Nardy, short nardy, backgammon and the Persian Nard — "
         "over REST, against people and the computer. Every 4xx answer has the shape "
         '`{"error": {"code", "message", "details"}}`. Authenticate with '
-        "`Authorization: Token <key>`."
+        "`Authorization: Token <key>` (a log-in or personal token), or a third-party app's "
+        "OAuth 2 access token: `Authorization: Bearer <token>`."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

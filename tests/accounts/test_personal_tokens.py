@@ -144,3 +144,15 @@ def test_cors_answers_the_configured_origins_only(api, settings, db):
 def test_no_origin_is_allowed_by_default(api, db):
     read = api.get(f"{API}/matches/", HTTP_ORIGIN="https://app.example")
     assert read.status_code == 200 and "Access-Control-Allow-Origin" not in read
+
+
+def test_the_admin_lists_personal_tokens_and_registers_apps(alice, make_user, client):
+    make_token(alice, "bot:play", name="my nardy bot")
+    client.force_login(make_user("staffer", is_staff=True, is_superuser=True))
+
+    tokens = client.get("/admin/accounts/apitoken/?personal__exact=1")
+    app_form = client.get("/admin/oauth2_provider/application/add/")
+
+    assert tokens.status_code == 200
+    assert b"my nardy bot" in tokens.content and b"bot:play" in tokens.content
+    assert app_form.status_code == 200 and b"redirect_uris" in app_form.content
