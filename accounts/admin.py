@@ -166,13 +166,15 @@ class NoticeAdmin(admin.ModelAdmin):
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
     """API tokens by account and age, never their keys (only a hash is stored, and not
-    shown either). Deleting one revokes it; tokens are made by logging in, not here."""
+    shown either): log-in tokens and personal ones with their scopes. Deleting one
+    revokes it; tokens are made by logging in or by their owner, not here."""
 
-    list_display = ("user", "created")
+    list_display = ("user", "created", "personal", "name", "scopes")
+    list_filter = ("personal",)
     list_select_related = ("user",)
-    search_fields = ("user__username",)
-    fields = ("user", "created")
-    readonly_fields = ("user", "created")
+    search_fields = ("user__username", "name")
+    fields = ("user", "created", "personal", "name", "scopes")
+    readonly_fields = ("user", "created", "personal", "name", "scopes")
     ordering = ("-created",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

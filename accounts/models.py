@@ -71,14 +71,23 @@ class ApiToken(models.Model):
 
     The key itself is shown once, when the token is made (``accounts.tokens``), and never
     stored: whoever reads the database or the admin cannot sign in with what they see.
-    An account may hold several (one per client that logged in); a password change or
-    reset, or ``DELETE accounts/token/`` from the session, revokes them all."""
+    An account may hold several: a log-in token per client that logged in (every scope),
+    and personal tokens its owner made with chosen scopes (``accounts.scopes``). A
+    password change or reset, or ``DELETE accounts/token/`` from the session, revokes
+    them all."""
 
     key_hash = models.CharField(max_length=64, unique=True, editable=False,
                                 help_text="SHA-256 of the key, in hex: the key is not stored.")
     user = models.ForeignKey("accounts.User", on_delete=models.CASCADE,
                              related_name="api_tokens")
     created = models.DateTimeField(auto_now_add=True)
+    personal = models.BooleanField(
+        default=False, help_text="A personal token (POST accounts/tokens/): only its scopes. "
+                                 "A log-in token has every scope.")
+    name = models.CharField(max_length=100, blank=True,
+                            help_text="A personal token's name, its owner's reminder.")
+    scopes = models.CharField(max_length=200, blank=True,
+                              help_text="A personal token's scopes, space-separated.")
 
     class Meta:
         verbose_name = "API token"

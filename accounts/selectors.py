@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from .models import Follow, Notice, User
+from .models import ApiToken, Follow, Notice, User
 
 CHALLENGES_EVERYONE = "everyone"
 CHALLENGES_FOLLOWING = "following"
@@ -48,3 +48,8 @@ def unread_notices(user_id: int, limit: int) -> list[Notice]:
 
 def unread_count(user: User) -> int:
     return Notice.objects.filter(recipient=user, read_at__isnull=True).count()
+
+
+def personal_tokens(*, user: User) -> list[ApiToken]:
+    """``user``'s personal tokens, newest first (their keys are not kept: never shown)."""
+    return list(ApiToken.objects.filter(user=user, personal=True).order_by("-created", "-pk"))

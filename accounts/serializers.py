@@ -8,8 +8,8 @@ from rest_framework import serializers
 
 from nard_site.api.shapes import schema_serializer
 
-from . import names
-from .models import User
+from . import names, scopes
+from .models import ApiToken, User
 from .notices import NoticeItem
 from .selectors import CHALLENGE_SETTINGS
 from .stats import Stats, stats_for
@@ -138,3 +138,32 @@ class NoticeMarkSerializer(serializers.Serializer):
 class NoticeMarkedSerializer(serializers.Serializer):
     marked = serializers.IntegerField(help_text="How many were unread and are read now.")
     unread = serializers.IntegerField()
+
+
+class PersonalTokenInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="A reminder of what it is for.")
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(scopes.SCOPES)), min_length=1,
+        max_length=len(scopes.SCOPES),
+        help_text="What the token may do: " + ", ".join(f"`{s}`" for s in scopes.SCOPES)
+                  + " (docs/api.md, \"Tokens and scopes\").")
+
+
+class PersonalTokenSerializer(serializers.ModelSerializer[ApiToken]):
+    scopes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ApiToken
+        fields = ("id", "name", "scopes", "created")
+        read_only_fields = fields
+
+    def get_scopes(self, token: ApiToken) -> list[str]:
+        return scopes.parse(token.scopes)
+
+
+class PersonalTokenCreatedSerializer(PersonalTokenSerializer):
+    token = serializers.CharField(read_only=True, help_text="The key: shown this once.")
+
+    class Meta(PersonalTokenSerializer.Meta):
+        fields = ("id", "name", "scopes", "created", "token")  # type: ignore[assignment]
+        read_only_fields = fields  # type: ignore[assignment]

@@ -15,7 +15,7 @@ from nard_site import clients
 from nard_site.api.csrf import CsrfFailed
 from nard_site.api.csrf import message as csrf_message
 
-from . import login_limit, selectors, services
+from . import login_limit, scopes, selectors, services
 from .models import ApiToken, User
 from .notices import notice_json
 from .serializers import (
@@ -26,6 +26,9 @@ from .serializers import (
     NoticeListSerializer,
     NoticeMarkedSerializer,
     NoticeMarkSerializer,
+    PersonalTokenCreatedSerializer,
+    PersonalTokenInputSerializer,
+    PersonalTokenSerializer,
     PublicProfileSerializer,
     RegisterInputSerializer,
     RegisterOutputSerializer,
@@ -95,6 +98,7 @@ class TokenView(APIView):
 
     throttle_scope = "auth"
     schema_error_codes = ("401",)
+    required_scopes = {"POST": None, "DELETE": None}  # a scoped token may revoke itself
 
     def get_permissions(self):  # type: ignore[no-untyped-def]
         return [AllowAny()] if self.request.method == "POST" else [IsAuthenticated()]
@@ -145,6 +149,7 @@ class MeView(APIView):
     """The logged-in player's own profile."""
 
     permission_classes = [IsAuthenticated]
+    required_scopes = {"GET": scopes.ACCOUNT_READ, "PATCH": scopes.ACCOUNT_WRITE}
 
     @extend_schema(responses={200: MeSerializer})
     def get(self, request: Request) -> Response:
@@ -190,10 +195,24 @@ class NotificationsView(APIView):
         return Response({"marked": marked, "unread": selectors.unread_count(me)})
 
 
+class BotUpgradeView(APIView):
+    """Make the signed-in account a bot, for good: only an account that has finished no
+    game (409 ``has_finished_games``); a bot already is 409 ``already_bot``."""
+
+    permission_classes = [IsAuthenticated]
+    schema_error_codes = ("409",)
+    required_scopes = {"POST": scopes.BOT_PLAY}
+
+    @extend_schema(request=None, responses={200: MeSerializer})
+    def post(self, request: Request) -> Response:
+        return Response(MeSerializer(services.bot_upgrade(user=_me(request))).data)
+
+
 class PublicProfileView(APIView):
     """Anyone may read a player's public profile and stats."""
 
     permission_classes = [AllowAny]
+    required_scopes = {"GET": None}
 
     @extend_schema(responses={200: PublicProfileSerializer})
     def get(self, request: Request, username: str) -> Response:
@@ -201,3 +220,42 @@ class PublicProfileView(APIView):
             raise NotFound("No such player.")
         user = get_object_or_404(User.objects.named(username), is_active=True)
         return Response(PublicProfileSerializer(user).data)
+
+
+class PersonalTokensView(APIView):
+    """The account's personal tokens: ``GET`` lists them (never their keys), ``POST``
+    makes one with chosen scopes and answers its key, that once. Only with a log-in
+    token or the session: a scoped token cannot make itself a wider one."""
+
+    permission_classes = [IsAuthenticated]
+    schema_error_codes = ("409",)
+    required_scopes = {"GET": scopes.FULL_ACCESS, "POST": scopes.FULL_ACCESS}
+    pagination_class = None
+
+    @extend_schema(responses={200: PersonalTokenSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        found = selectors.personal_tokens(user=_me(request))
+        return Response(PersonalTokenSerializer(found, many=True).data)
+
+    @extend_schema(request=PersonalTokenInputSerializer,
+                   responses={201: PersonalTokenCreatedSerializer})
+    def post(self, request: Request) -> Response:
+        data = PersonalTokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        issued = services.personal_token_create(user=_me(request), **data.validated_data)
+        body = {**PersonalTokenSerializer(issued.token).data, "token": issued.key}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class PersonalTokenView(APIView):
+    """``DELETE``: revoke one of the account's personal tokens (it stops working at once)."""
+
+    permission_classes = [IsAuthenticated]
+    required_scopes = {"DELETE": scopes.FULL_ACCESS}
+
+    @extend_schema(request=None, responses={204: OpenApiResponse(description="Revoked.")})
+    def delete(self, request: Request, token_id: str) -> Response:
+        if not (token_id.isascii() and token_id.isdigit()) or len(token_id) > 18:
+            raise NotFound("No such personal token.")  # no id could be that (nor overflow)
+        services.personal_token_revoke(user=_me(request), token_id=int(token_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -207,12 +207,16 @@ def match_json(match: Match, viewer: Any, perspective: Side | None = None,
     def name(user: Any) -> str | None:
         return user.username if user is not None else None
 
+    def bot(user: Any) -> bool:
+        return bool(user is not None and user.is_bot)
+
     return {
         "id": match.pk,
         "rules": match.rules,
         "white": name(match.white),
         "black": name(match.black),
         "invited": name(match.invited),
+        "bots": {"white": bot(match.white), "black": bot(match.black)},
         "hotseat": match.hotseat,
         "rated": match.rated,
         "length": match.length,

@@ -124,6 +124,14 @@ class Presence(TypedDict):
     black: bool
 
 
+class Bots(TypedDict):
+    """Which seats a bot account holds (``is_bot`` on its profile): the built-in
+    computer, or an account upgraded by ``POST accounts/bot/upgrade/``."""
+
+    white: bool
+    black: bool
+
+
 class Offer(TypedDict):
     by: Colour
     stake: Annotated[int, Doc("The value offered (S4).")]
@@ -219,6 +227,8 @@ class Match(TypedDict):
     white: str | None
     black: str | None
     invited: str | None
+    bots: Annotated[Bots, Doc("BOT labels: whether each seat is a bot account (a seat "
+                              "still empty is `false`).")]
     hotseat: bool
     rated: Annotated[bool, Doc("The result changes both players' ratings.")]
     length: int

@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "web",
     "django_tasks",
     "django_tasks_db",
+    "oauth2_provider",  # third-party apps: OAuth 2 (accounts/oauth.py, docs/api.md)
+    "corsheaders",
 ]
 
 MIDDLEWARE = [
@@ -73,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "nard_site.api.csp.ContentSecurityPolicyMiddleware",  # /play/ and the API docs
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # CORS_ALLOWED_ORIGINS; before CommonMiddleware
     "django.contrib.sessions.middleware.SessionMiddleware",
     # LocaleMiddleware for /play/ only (Accept-Language, the cookie, ?lang=); the API and
     # the admin keep LANGUAGE_CODE (web/middleware.py, docs/web.md "Languages").
@@ -182,7 +185,8 @@ LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "10"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "50"))
 LOGIN_CONCURRENT_CHECKS = int(os.environ.get("LOGIN_CONCURRENT_CHECKS", "1"))
-# API tokens an account may hold (one per log-in); beyond it the oldest is revoked.
+# API tokens an account may hold (one per log-in); beyond it the oldest is revoked. Its
+# personal tokens (POST accounts/tokens/) are capped apart, at as many: beyond, 409.
 API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "50"))
 # Guests (POST accounts/guest/): at most GUESTS_PER_ADDRESS made from one client address
 # within GUESTS_WINDOW seconds; `manage.py prune_guests` deletes those without a match
@@ -190,6 +194,41 @@ API_TOKENS_PER_ACCOUNT = int(os.environ.get("API_TOKENS_PER_ACCOUNT", "50"))
 GUESTS_PER_ADDRESS = int(os.environ.get("GUESTS_PER_ADDRESS", "5"))
 GUESTS_WINDOW = int(os.environ.get("GUESTS_WINDOW", "3600"))
 GUEST_TTL_HOURS = float(os.environ.get("GUEST_TTL_HOURS", "24"))
+
+# --- Third-party apps: OAuth 2 (django-oauth-toolkit; accounts/oauth.py, accounts/scopes.py)
+# The authorization code grant with PKCE and its refresh tokens only; the scopes are
+# accounts.scopes.SCOPES. An access token lasts OAUTH_ACCESS_TOKEN_SECONDS, its refresh
+# token OAUTH_REFRESH_TOKEN_SECONDS (each refresh answers a new one).
+OAUTH2_PROVIDER = {
+    "SCOPES_BACKEND_CLASS": "accounts.scopes.Scopes",
+    "OAUTH2_VALIDATOR_CLASS": "accounts.oauth.Validator",
+    "PKCE_REQUIRED": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_ACCESS_TOKEN_SECONDS", "3600")),
+    "REFRESH_TOKEN_EXPIRE_SECONDS": int(os.environ.get("OAUTH_REFRESH_TOKEN_SECONDS",
+                                                       str(30 * 24 * 3600))),
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,  # a refresh token used twice revokes the family
+    # RFC 9700's best current practice: no implicit or password grant, no plain PKCE, the
+    # access token in the Authorization header only, and tokens stored as SHA-256 only
+    # (as the API's keys are: nobody reading the database can use one).
+    "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
+    "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
+    "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
+    "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,  # the redirect back names the server
+    # Redirect URIs over https only, but in development (an app on http://127.0.0.1).
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"] if DEBUG else ["https"],
+}
+# /oauth/authorize/ without a session sends the browser here to log in (accounts/oauth.py).
+LOGIN_URL = "/oauth/login/"
+# Browser apps on other origins (scheme://host[:port], comma-separated) may call the API
+# and /oauth/; none by default. With credentials (cookies) never: they send tokens.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_URLS_REGEX = r"^/(api|oauth)/"
+CORS_ALLOW_HEADERS = ("accept", "authorization", "content-type", "accept-language",
+                      "idempotency-key", "last-event-id")
+CORS_EXPOSE_HEADERS = ("idempotent-replayed", "retry-after", "link", "etag")
 
 LANGUAGE_CODE = "en-us"
 # The play page's languages (web/locale/*/LC_MESSAGES: django.po, djangojs.po).
@@ -249,6 +288,7 @@ NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.TokenAuthentication",
+        "accounts.authentication.OAuth2Authentication",  # Authorization: Bearer
         "accounts.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -285,7 +325,8 @@ SPECTACULAR_SETTINGS = {
         "Play the nardy family — Long Nardy, short nardy, backgammon and the Persian Nard — "
         "over REST, against people and the computer. Every 4xx answer has the shape "
         '`{"error": {"code", "message", "details"}}`. Authenticate with '
-        "`Authorization: Token <key>`."
+        "`Authorization: Token <key>` (a log-in or personal token), or a third-party app's "
+        "OAuth 2 access token: `Authorization: Bearer <token>`."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

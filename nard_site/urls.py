@@ -32,6 +32,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("metrics", metrics_view, name="metrics"),  # METRICS_ALLOWED only (nard_site/metrics.py)
     path("api/v1/", include(api_v1)),
+    # Third-party apps' OAuth 2 endpoints: authorize, token, revoke (accounts/oauth_urls.py).
+    path("oauth/", include("accounts.oauth_urls")),
 ]
 
 handler400 = "nard_site.api.errors.handler400"

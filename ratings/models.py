@@ -96,6 +96,9 @@ class PairingRequest(models.Model):
     stakes = models.CharField(max_length=4)
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     rated = models.BooleanField()
+    bots = models.BooleanField(
+        default=False, help_text="Accepts a bot account as the opponent (a bot asking "
+                                 "with it may meet other bots too).")
     rating = models.FloatField(help_text="The player's rating in the rule set when asked.")
     created_at = models.DateTimeField()
 
@@ -107,4 +110,4 @@ class PairingRequest(models.Model):
 
     def options(self) -> dict[str, object]:
         return {"rules": self.rules, "length": self.length, "stakes": self.stakes,
-                "turn_seconds": self.turn_seconds, "rated": self.rated}
+                "turn_seconds": self.turn_seconds, "rated": self.rated, "bots": self.bots}

@@ -11,7 +11,7 @@ from games.serializers import RulesField
 from nard_site.api.shapes import schema_serializer
 from ratings import shapes
 
-KNOWN = {"rules", "length", "stakes", "turn_seconds", "rated"}
+KNOWN = {"rules", "length", "stakes", "turn_seconds", "rated", "bots"}
 
 
 class PairingInputSerializer(serializers.Serializer):
@@ -22,6 +22,10 @@ class PairingInputSerializer(serializers.Serializer):
                                             min_value=MIN_TURN_SECONDS,
                                             max_value=MAX_TURN_SECONDS)
     rated = serializers.BooleanField(required=False, default=True)
+    bots = serializers.BooleanField(
+        required=False, default=False,
+        help_text="Accept a bot account as the opponent (bots never play rated: ask with "
+                  "`rated: false` to meet one). Without it, quick pairing seats only people.")
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         unknown = sorted(set(self.initial_data) - KNOWN) if isinstance(

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts import blocks
@@ -59,13 +60,18 @@ def settle(change: Pending) -> list[Statement]:
     """The rating update of a rated match that ``change`` finishes (a win, a resignation, a
     clock loss or an abandonment alike: the loser scores 0): one locked read of both
     rating rows now, and two writes (the ratings, the history) returned to be sent with
-    the change's own. Adds ``ratings`` to the change's ``match_over`` event."""
+    the change's own. Adds ``ratings`` to the change's ``match_over`` event. Nothing
+    when a seat has become a bot account since the match began (``POST
+    accounts/bot/upgrade/``): bots are never rated against people."""
     match = change.match
     over = next(e for e in change.events if e.type == "match_over")
     white, black = match.white_id, match.black_id
     assert white is not None and black is not None
-    rows = {r.user_id: r for r in Rating.objects.select_for_update()
-            .filter(rules=match.rules, user_id__in=[white, black]).order_by("user_id")}
+    rows = {r.user_id: r for r in Rating.objects.select_for_update(of=("self",))
+            .filter(rules=match.rules, user_id__in=[white, black]).select_related("user")
+            .order_by("user_id")}
+    if any(row.user.is_bot for row in rows.values()):
+        return []  # a seat became a bot account since the match began: never rated then
     now = change.now
     before = {uid: current(rows.get(uid), now) for uid in (white, black)}
     winner = white if match.winner == Color.WHITE else black
@@ -151,25 +157,38 @@ class Pairing:
 
 
 def _options(rules: str, length: int, stakes: str, turn_seconds: int | None, rated: bool,
-             user: User) -> dict[str, Any]:
+             bots: bool, user: User) -> dict[str, Any]:
     """The options a pairing request waits with, checked as every match's are."""
     MatchOptions(length=length, rules=rules, stakes=stakes, turn_seconds=turn_seconds).check()
     if rated and not user.may_play_rated:
         raise InvalidRequest("This account may not play rated.",
                              details={"rated": ["This player may not play rated."]})
     return {"rules": rules, "length": length, "stakes": stakes, "turn_seconds": turn_seconds,
-            "rated": bool(rated)}
+            "rated": bool(rated), "bots": bool(bots)}
+
+
+def _bots_allowed(candidates: QuerySet[PairingRequest], *, user: User,
+                  bots: bool) -> QuerySet[PairingRequest]:
+    """Who may meet whom: a bot account only someone who accepts bots (``bots``), and
+    someone who does not accept bots only people. Two bots meet when both accept bots."""
+    if user.is_bot:
+        candidates = candidates.filter(bots=True)
+    if not bots:
+        candidates = candidates.exclude(user__is_bot=True)
+    return candidates
 
 
 def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes.NONE,
-                    turn_seconds: int | None = None, rated: bool = True) -> Pairing:
+                    turn_seconds: int | None = None, rated: bool = True,
+                    bots: bool = False) -> Pairing:
     """Ask for a game: paired at once with the waiting player nearest by rating whose
     window (:func:`window`) holds both, or wait in the pool. Asking again with the same
     options looks again (the window has widened); with other options it is 409
     ``already_waiting``. The waiting rows are locked ``FOR UPDATE SKIP LOCKED``: a
     waiting player another request is pairing right now is skipped, so one waiting
-    player makes one match however many ask at once."""
-    options = _options(rules, length, stakes, turn_seconds, rated, user)
+    player makes one match however many ask at once. Bot accounts meet only those who
+    accept bots (``bots``); without ``bots`` the opponent is a person."""
+    options = _options(rules, length, stakes, turn_seconds, rated, bots, user)
     now = timezone.now()
     with transaction.atomic():
         mine = PairingRequest.objects.select_for_update().filter(user=user).first()
@@ -178,8 +197,9 @@ def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes
         row = Rating.objects.filter(user=user, rules=rules).first()
         rating = current(row, now).rating
         waited_mine = (now - mine.created_at).total_seconds() if mine else 0.0
-        candidates = (PairingRequest.objects.select_for_update(skip_locked=True)
-                      .filter(**options).exclude(user=user)
+        same = {key: value for key, value in options.items() if key != "bots"}
+        pool = PairingRequest.objects.select_for_update(skip_locked=True).filter(**same)
+        candidates = (_bots_allowed(pool, user=user, bots=bots).exclude(user=user)
                       .select_related("user").order_by("created_at")[:200])
         best, best_gap = None, None
         blocked = blocks.around(user.pk)

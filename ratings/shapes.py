@@ -71,6 +71,7 @@ class PairingOptions(TypedDict):
     stakes: str
     turn_seconds: int | None
     rated: bool
+    bots: Annotated[bool, Doc("Accepts a bot account as the opponent.")]
 
 
 class PairingState(TypedDict):

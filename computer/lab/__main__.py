@@ -18,8 +18,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                     "print the win rate with its 95 % interval"),
     "bearoff": ("computer.lab.bearoff", "build the exact bear-off databases "
                                         "(computer/weights/bearoff.npz)"),
-    "client": ("computer.lab.client", "the reference bot client: play an is_bot account's "
-                                      "matches through the public API"),
+    "client": ("computer.lab.client", "the reference bot client: play a bot account's "
+                                      "matches through the public API (docs/bots.md)"),
     "train": ("computer.lab.train", "TD(λ) self-play training of a rule set's network"),
     "train_race": ("computer.lab.train_race", "TD(λ) self-play training of the race network"),
     "train_search": ("computer.lab.train_search", "the second stage: the network fitted to "

@@ -1,10 +1,14 @@
-"""A reference bot client: an account flagged ``is_bot`` plays its matches through the
-public API (/api/v1/, API.md) at any level of :mod:`computer` — an example for bot authors.
+"""A reference bot client: a bot account plays its matches through the public API
+(/api/v1/, API.md) at any level of :mod:`computer` — an example for bot authors
+(docs/bots.md).
 
-Run it (the token is the account's, from ``POST accounts/token/``; staff flag the account
-``is_bot`` in the admin first — the client refuses to play for an account without it)::
+Run it (the token is the account's, from ``POST accounts/token/``, or a personal token with
+the scopes ``bot:play`` and ``account:read``). The account must be a bot: an account that
+has finished no game becomes one for good with ``POST accounts/bot/upgrade/``, which
+``--upgrade`` sends; without it the client refuses to play for an account that is not one::
 
     python -m computer.lab.client --url http://127.0.0.1:8000 --token TOKEN --level expert
+    python -m computer.lab.client ... --upgrade             # make the account a bot first
     python -m computer.lab.client ... --once                # play what waits now, then exit
     python -m computer.lab.client ... --match 42            # only match 42, until it is over
     python -m computer.lab.client ... --accept-invitations  # join the matches it is invited to
@@ -14,7 +18,8 @@ stops cleanly on Ctrl-C.
 
 How it works — everything below is the public API, nothing of the server's code:
 
-- ``GET accounts/me/`` names the account (and says ``is_bot``);
+- ``GET accounts/me/`` names the account (and says ``is_bot``; with ``--upgrade`` a
+  person's account is upgraded by ``POST accounts/bot/upgrade/``);
 - ``GET matches/?player=<me>&status=active`` (and ``invited``) lists the matches where it may
   be to act; for each, ``GET matches/{id}/`` and one action at a time — ``join``, ``roll``,
   ``moves`` (the whole turn at once), ``offer``, ``accept`` or ``refuse`` — each with
@@ -91,7 +96,8 @@ class Stopped(Exception):
 
 
 class NotABot(Exception):
-    """The account is not flagged ``is_bot``: staff flag it in the admin first."""
+    """The account is not flagged ``is_bot``: ``POST accounts/bot/upgrade/`` (``--upgrade``)
+    makes it a bot first."""
 
 
 # --- HTTP -------------------------------------------------------------------------------
@@ -245,6 +251,8 @@ class Bot:
     _last_seq: dict[int, int] = field(default_factory=dict)
     _waiting: list[int] = field(default_factory=list)
     _fallbacks: set[str] = field(default_factory=set)
+    upgrade: bool = False
+    """Upgrade a person's account to a bot (``POST accounts/bot/upgrade/``) before playing."""
     _done: bool = False
 
     # --- the loop -----------------------------------------------------------------------
@@ -267,9 +275,13 @@ class Bot:
     def hello(self) -> None:
         me = self.api.call("GET", "accounts/me/")
         self.username = me["username"]
+        if not me.get("is_bot") and self.upgrade:
+            me = self.api.call("POST", "accounts/bot/upgrade/")
+            log.info("%s: upgraded to a bot account", self.username)
         if not me.get("is_bot"):
-            raise NotABot(f"{self.username} is not flagged is_bot: staff flag bot accounts "
-                          "in the admin (Accounts › Users › is_bot) before they play")
+            raise NotABot(f"{self.username} is not flagged is_bot: upgrade it first (--upgrade, "
+                          "or POST accounts/bot/upgrade/; only an account that has finished "
+                          "no game may)")
         log.info("%s: playing at level %s", self.username, self.level)
 
     def sweep(self) -> int:
@@ -511,8 +523,8 @@ class Bot:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m computer.lab.client",
-                                description="Play an is_bot account's matches through the "
-                                            "public API.")
+                                description="Play a bot account's matches through the "
+                                            "public API (docs/bots.md).")
     p.add_argument("--url", default="http://127.0.0.1:8000", help="the server")
     p.add_argument("--token", default=os.environ.get("NARD_TOKEN"),
                    help="the account's API token (default: $NARD_TOKEN)")
@@ -522,6 +534,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--accept-invitations", action="store_true",
                    help="join the matches the account is invited to")
     p.add_argument("--seed", type=int, help="seed of the random level's choices")
+    p.add_argument("--upgrade", action="store_true",
+                   help="make the account a bot first (POST accounts/bot/upgrade/: for good, "
+                        "and only for an account that has finished no game)")
     return p
 
 
@@ -533,7 +548,7 @@ def main(argv: list[str] | None = None,
         parser().error("--token (or NARD_TOKEN) is required")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     bot = Bot(Api(args.url, args.token), args.level, args.accept_invitations, args.match,
-              random.Random(args.seed))
+              random.Random(args.seed), upgrade=args.upgrade)
     started(bot)
     begun = time.monotonic()
     try:

@@ -31,8 +31,8 @@ from nard_site.domain import DomainError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["STATUS_OF_CODE", "DomainError", "error_body", "exception_handler", "is_unavailable",
-           "status_for", "unavailable"]
+__all__ = ["STATUS_OF_CODE", "DomainError", "InsufficientScope", "error_body",
+           "exception_handler", "is_unavailable", "status_for", "unavailable"]
 
 
 # Domain error code -> HTTP status; a code not listed is a 400.
@@ -41,6 +41,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "illegal_move": status.HTTP_400_BAD_REQUEST,
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
     "permission_denied": status.HTTP_403_FORBIDDEN,
+    "insufficient_scope": status.HTTP_403_FORBIDDEN,
     "csrf_failed": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
     "not_your_turn": status.HTTP_409_CONFLICT,
@@ -49,6 +50,10 @@ STATUS_OF_CODE: dict[str, int] = {
     "too_many_computer_matches": status.HTTP_409_CONFLICT,
     "too_many_invitations": status.HTTP_409_CONFLICT,
     "already_waiting": status.HTTP_409_CONFLICT,
+    # Bot accounts.
+    "already_bot": status.HTTP_409_CONFLICT,
+    "has_finished_games": status.HTTP_409_CONFLICT,
+    "too_many_tokens": status.HTTP_409_CONFLICT,
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
@@ -80,8 +85,22 @@ class PayloadTooLarge(exceptions.APIException):
     default_code = "payload_too_large"
 
 
+class InsufficientScope(exceptions.PermissionDenied):
+    """A scoped credential (a personal or OAuth token) without the scope a call needs:
+    403 ``insufficient_scope``; ``details`` names the scope required and those granted.
+    An ``APIException`` so that, raised while authenticating, DRF leaves the request
+    anonymous before answering."""
+
+    default_code = "insufficient_scope"
+
+    def __init__(self, detail: str, *, details: dict[str, Any]) -> None:
+        super().__init__(detail)
+        self.details = details
+
+
 # DRF exception class -> our code (first match wins, so subclasses come first).
 _CODES: list[tuple[type[exceptions.APIException], str]] = [
+    (InsufficientScope, "insufficient_scope"),
     (exceptions.ValidationError, "validation_error"),
     (exceptions.ParseError, "validation_error"),
     (exceptions.NotAuthenticated, "not_authenticated"),
@@ -194,6 +213,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         details = {"body": [_as_text(exc.detail)]}
     else:
         message = _as_text(exc.detail)
+        details = dict(getattr(exc, "details", None) or {})
     wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
     if wait is not None:
         details = {"retry_after": int(wait + 0.999)}

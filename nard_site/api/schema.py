@@ -18,7 +18,8 @@ _DESCRIPTIONS = {
     "400": "Invalid input or query parameters (`validation_error`), or a move the rules "
     "refuse (`illegal_move`).",
     "401": "Missing or invalid credentials (`not_authenticated`).",
-    "403": "Not allowed (`permission_denied`).",
+    "403": "Not allowed (`permission_denied`), or a personal or OAuth token without the "
+    "scope the call needs (`insufficient_scope`).",
     "404": "No such object (`not_found`).",
     "409": "The state changed or it is not your turn "
     "(`version_conflict`, `not_your_turn`, `wrong_phase`), or a limit on unfinished "

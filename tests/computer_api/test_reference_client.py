@@ -212,6 +212,21 @@ def test_an_account_without_the_flag_is_not_played(
     assert Match.objects.get(pk=match_id).status == "invited"  # it joined nothing
 
 
+def test_upgrade_makes_a_new_account_a_bot_and_plays_it(
+        live_server: Any, transactional_db: Any, one_request_at_a_time: list[str]) -> None:
+    person = bot_account("new-bot", flagged=False)
+    inviter = bot_account("inviter-2")
+    match_id = invite(live_server.url, inviter, opponent="new-bot")
+
+    code = client.main(["--url", live_server.url, "--token", person, "--once",
+                        "--accept-invitations", "--upgrade"])
+
+    assert code == 0
+    assert User.objects.get(username="new-bot").is_bot is True
+    assert "/api/v1/accounts/bot/upgrade/" in one_request_at_a_time
+    assert Match.objects.get(pk=match_id).status == "active"  # it joined
+
+
 def test_an_account_cannot_flag_itself_a_bot(alice: Any, api: Any, db: Any) -> None:
     patched = alice.client.patch("/api/v1/accounts/me/", {"is_bot": True}, format="json")
     registered = api.post("/api/v1/accounts/register/",
@@ -360,6 +375,17 @@ def test_an_account_not_flagged_is_refused_before_anything_else() -> None:
     with pytest.raises(NotABot, match="not flagged is_bot"):
         Bot(api, "random").run(once=True)
     assert len(api.calls) == 1
+
+
+def test_upgrade_asks_the_server_before_anything_else() -> None:
+    api = ScriptedApi([{"username": "someone", "is_bot": False},
+                       {"username": "someone", "is_bot": True},
+                       {"results": [], "next": None}])
+
+    Bot(api, "random", upgrade=True).run(once=True)
+
+    assert [(method, path) for method, path, _, _ in api.calls][:2] == [
+        ("GET", "accounts/me/"), ("POST", "accounts/bot/upgrade/")]
 
 
 def serve(answers: list[tuple[int, dict[str, str], bytes]]
