@@ -37,6 +37,15 @@ class ChatRestricted(DomainError):
     default_message = gettext_noop("Chat is open only to established accounts for now.")
 
 
+class GuestChat(DomainError):
+    """A guest writes only in its own match's players' room, never in a public one (a
+    match's spectators, a tournament) (403)."""
+
+    code = "chat_guest"
+    default_message = gettext_noop("Guests chat only with their opponent: create an account "
+                                   "to talk in public rooms.")
+
+
 class ChatClosed(DomainError):
     """The room is not open for writing: a match not started, or over for longer than
     ``CHAT_AFTER_MATCH_MINUTES`` (409; ``details.status``)."""

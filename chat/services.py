@@ -30,7 +30,10 @@ from chat.exceptions import (
     ChatOff,
     ChatRestricted,
     ChatTimeout,
+    GuestChat,
 )
+from chat.matches import KIND as MATCH_KIND
+from chat.matches import PLAYERS
 from chat.models import (
     TIMEOUTS,
     Action,
@@ -109,7 +112,8 @@ def _check_rate(user: User, now: datetime) -> None:
 def line_post(*, user: User, kind: str, object_id: int, room: str | None, text: object) -> Line:
     """Say ``text`` in a room. The guards in order: the place and room (404, 400), the
     text (400), the room's own rule (the kind's ``may_write``: 403 ``permission_denied``,
-    409 ``chat_closed``), the account's state (403 ``chat_off``, ``chat_timeout``,
+    409 ``chat_closed``), a guest outside its match's players' room (403 ``chat_guest``),
+    the account's state (403 ``chat_off``, ``chat_timeout``,
     ``chat_muted``, ``chat_restricted``), a block with whom the line is said to (403
     ``blocked``), the rate (429 ``throttled``). A line the word filter catches is kept,
     shown to its author only, not logged as an event, and reported to the queue."""
@@ -117,6 +121,8 @@ def line_post(*, user: User, kind: str, object_id: int, room: str | None, text: 
     text = clean_text(text)
     now = timezone.now()
     room_kind.may_write(user, place, room)
+    if user.is_guest and (kind, room) != (MATCH_KIND, PLAYERS):
+        raise GuestChat()
     check_may_chat(user, now)
     others = room_kind.counterparts(place, room) - {user.pk}
     if any(blocks.between(user.pk, other) for other in others):

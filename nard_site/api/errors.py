@@ -67,6 +67,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "chat_timeout": status.HTTP_403_FORBIDDEN,
     "chat_muted": status.HTTP_403_FORBIDDEN,
     "chat_restricted": status.HTTP_403_FORBIDDEN,
+    "chat_guest": status.HTTP_403_FORBIDDEN,
     "chat_closed": status.HTTP_409_CONFLICT,
     "already_reported": status.HTTP_409_CONFLICT,
     # People around the board.

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games.models import Match, MatchStatus
 from tests.chat.conftest import chat_url, read, say, texts
@@ -159,3 +160,20 @@ def test_refusals_speak_russian_with_the_same_code(alice: Seat, active_match: in
     response = alice.client.post(url, {"text": "hi"}, format="json", HTTP_ACCEPT_LANGUAGE="ru")
     assert assert_error(response, 403, "chat_off")["message"] == (
         "Вы выключили чат; включите его, чтобы писать.")
+
+
+def test_a_guest_talks_with_its_opponent_only(api, alice: Seat, active_match: int) -> None:
+    """A guest writes in its own match's players' room; a public room (another match's
+    spectators) is refused with its own code."""
+    made = api.post("/api/v1/accounts/guest/", {}, format="json")
+    assert made.status_code == 201, made.content
+    guest = APIClient()
+    guest.credentials(HTTP_AUTHORIZATION=f"Token {made.json()['token']}")
+    spoken = guest.post(chat_url(active_match, "spectators"), {"text": "hello"}, format="json")
+    assert_error(spoken, 403, "chat_guest")
+    played = guest.post("/api/v1/matches/", {"length": 1, "opponent": "alice"}, format="json")
+    assert played.status_code == 201, played.content
+    own = played.json()["id"]
+    alice.ok(own, "join")
+    assert guest.post(chat_url(own, "players"), {"text": "hi"}, format="json").status_code == 201
+    assert texts(alice, own) == ["hi"]
