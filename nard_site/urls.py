@@ -16,6 +16,7 @@ api_v1: list[URLPattern | URLResolver] = [
         url_name="schema", template_name="api/swagger_ui.html"), name="docs"),
     path("accounts/", include("accounts.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("", include("live.urls")),
     path("", include("reviews.urls")),  # before games.urls' router: matches/{id}/analysis/
     path("", include("games.urls")),

@@ -56,6 +56,14 @@ STATUS_OF_CODE: dict[str, int] = {
     "match_not_over": status.HTTP_409_CONFLICT,
     "analysis_exists": status.HTTP_409_CONFLICT,
     "too_many_analyses": status.HTTP_429_TOO_MANY_REQUESTS,
+    # Tournaments.
+    "already_joined": status.HTTP_409_CONFLICT,
+    "not_joined": status.HTTP_409_CONFLICT,
+    "tournament_full": status.HTTP_409_CONFLICT,
+    "tournament_finished": status.HTTP_409_CONFLICT,
+    "tournament_started": status.HTTP_409_CONFLICT,
+    "round_in_progress": status.HTTP_409_CONFLICT,
+    "too_many_tournaments": status.HTTP_409_CONFLICT,
 }
 
 
