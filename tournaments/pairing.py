@@ -122,11 +122,34 @@ def colours(a: SwissPlayer, b: SwissPlayer, higher_first: bool) -> tuple[int, in
     return (a.id, b.id) if higher_first else (b.id, a.id)
 
 
+BYE_TRIES = 5
+"""How many of those who may have the bye (the fewest byes, lowest first) are tried
+before a rematch is accepted: the bye goes to the lowest of them whose absence lets
+the rest be paired without one."""
+
+
 def swiss_round(players: Sequence[SwissPlayer], round_number: int) -> SwissRound:
     """A round of the Dutch-like system of docs/tournaments.md: a bye for an odd number
-    (:func:`bye_for`), then the maximum-weight perfect matching of the rest."""
+    (:func:`bye_for`, the next one up when that avoids a rematch), then the
+    maximum-weight perfect matching of the rest."""
     order = ranked(players)
-    bye = bye_for(order) if len(order) % 2 else None
+    if not len(order) % 2:
+        return _pair_round(order, None, round_number)
+    fewest = bye_for(order).byes
+    eligible = [p for p in reversed(order) if p.byes == fewest][:BYE_TRIES]
+    first = None
+    for bye in eligible:
+        made = _pair_round(order, bye, round_number)
+        first = first or made
+        if not any(b in known for w, b in made.pairs
+                   for known in [next(p.opponents for p in order if p.id == w)]):
+            return made
+    assert first is not None
+    return first
+
+
+def _pair_round(order: list[SwissPlayer], bye: SwissPlayer | None,
+                round_number: int) -> SwissRound:
     if bye is not None:
         order = [p for p in order if p.id != bye.id]
     index = {p.id: i for i, p in enumerate(order)}

@@ -10,6 +10,7 @@ stream's cache key is set after the commit (:func:`_ring`). docs/tournaments.md.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -321,10 +322,9 @@ def tournament_tick(*, tournament_id: int) -> None:
         return
     if (found["status"] == Status.CREATED and found["starts_at"] is not None
             and found["starts_at"] <= now):
-        try:
+        # Fewer than two players: it waits; or someone started it meanwhile.
+        with contextlib.suppress(InvalidRequest, TournamentStarted, TournamentFinished):
             tournament_start(tournament_id=tournament_id, user=None)
-        except (InvalidRequest, TournamentStarted, TournamentFinished):
-            pass  # fewer than two players: it waits; or someone started it meanwhile
     elif (found["status"] == Status.STARTED and found["ends_at"] is not None
             and found["ends_at"] <= now):
         with transaction.atomic():
@@ -346,7 +346,7 @@ def tournaments_due() -> list[int]:
 
 
 def _worth(rules: str, result: str) -> int:
-    kinds = {kind.name: kind.worth for kind in RULESETS[rules].results} if (
+    kinds = {kind.name: kind.points for kind in RULESETS[rules].descriptor.results} if (
         rules in RULESETS) else {}
     return kinds.get(result, 1)
 
@@ -365,9 +365,16 @@ def pairing_settle(*, match_id: int, events: Sequence[Event] = ()) -> None:
                  .filter(match_id=match_id, finished_at=None).first())
         if found is None:
             return
-        match = Match.objects.get(pk=match_id)
+        match = Match.objects.select_related("current_game").get(pk=match_id)
         now = timezone.now()
-        if match.status == MatchStatus.ABORTED or not match.winner:
+        present = _present_side(match)
+        if match.status == MatchStatus.ABORTED and present is not None:
+            # Abandoned before the first turn (games aborts it): the one who rolled off
+            # was there, the other was absent at pairing time and forfeits.
+            winner = found.white if (match.white_id == found.white.user_id) == (
+                present == "white") else found.black
+            _settle(tournament, found, winner, now, settled_by="forfeit")
+        elif match.status == MatchStatus.ABORTED or not match.winner:
             _settle(tournament, found, None, now, settled_by="aborted")
         else:
             over = next((e for e in events if e.type == "match_over"), None)
@@ -383,6 +390,16 @@ def pairing_settle(*, match_id: int, events: Sequence[Event] = ()) -> None:
         if tournament.status == Status.STARTED:
             _after_change(tournament, now)
         _save(tournament)
+
+
+def _present_side(match: Match) -> str | None:
+    """Of a match aborted as abandoned in its first roll-off, the one side that rolled."""
+    game = match.current_game
+    if game is None or game.number != 1:
+        return None
+    rolled = [side for side, die in (("white", game.rolloff_white),
+                                     ("black", game.rolloff_black)) if die is not None]
+    return rolled[0] if len(rolled) == 1 else None
 
 
 def _settle(tournament: Tournament, found: Pairing, winner: Entrant | None, now: datetime, *,
