@@ -25,6 +25,9 @@ REMATCH = 10**12
 """A rematch costs more than every other rule together: avoided whenever possible."""
 SCORE_GAP = 10**7
 """The squared distance in half-points between the two scores (a float down or up)."""
+ABSOLUTE_COLOUR = 10**10
+"""Both already have two more of one colour than of the other: one would reach three
+(FIDE's absolute colour rule) — after a rematch, before any distance in score."""
 COLOUR_CLASH = 10**4
 """Both want the same colour (their balance, else their last colour, leans the same
 way)."""
@@ -111,6 +114,8 @@ def _weight(a: SwissPlayer, b: SwissPlayer, dutch_gap: int) -> int:
     weight -= SCORE_GAP * gap * gap
     if _wants(a) and _wants(a) == _wants(b):
         weight -= COLOUR_CLASH * (abs(a.colour) + abs(b.colour) + 1)
+        if min(abs(a.colour), abs(b.colour)) >= 2:
+            weight -= ABSOLUTE_COLOUR
     return weight - DUTCH_ORDER * min(dutch_gap, COLOUR_CLASH - 1)
 
 
@@ -119,6 +124,12 @@ def colours(a: SwissPlayer, b: SwissPlayer, higher_first: bool) -> tuple[int, in
     otherwise the higher-ranked ``a`` takes White when ``higher_first``."""
     if _wants(a) != _wants(b):
         return (a.id, b.id) if _wants(a) > _wants(b) else (b.id, a.id)
+    if _wants(a) and abs(a.colour) != abs(b.colour):  # the stronger need is met
+        stronger = a if abs(a.colour) > abs(b.colour) else b
+        weaker = b if stronger is a else a
+        return (stronger.id, weaker.id) if _wants(a) > 0 else (weaker.id, stronger.id)
+    if _wants(a):
+        return (a.id, b.id) if _wants(a) > 0 else (b.id, a.id)  # the higher-ranked's wish
     return (a.id, b.id) if higher_first else (b.id, a.id)
 
 
@@ -167,15 +178,21 @@ def _pair_round(order: list[SwissPlayer], bye: SwissPlayer | None,
         half = size // 2
         return abs(abs(i - j) - half)
 
-    blocks: list[list[SwissPlayer]] = []
+    pieces: list[list[SwissPlayer]] = []
     for group in groups.values():
         half, m = len(group) // 2, BLOCK // 2
         top, bottom = group[:half], group[half:]
         if not half:
-            blocks.append(group)
+            pieces.append(group)
         for k in range(0, half, m):
             last = k + m >= half  # the bottom half's odd one joins the last slice
-            blocks.append(top[k:k + m] + (bottom[k:] if last else bottom[k:k + m]))
+            pieces.append(top[k:k + m] + (bottom[k:] if last else bottom[k:k + m]))
+    blocks: list[list[SwissPlayer]] = []  # small score groups together, up to BLOCK
+    for piece in pieces:
+        if blocks and len(blocks[-1]) + len(piece) <= BLOCK:
+            blocks[-1] = blocks[-1] + piece
+        else:
+            blocks.append(piece)
     pairs = []
     for a, b in _match_blocks(blocks, lambda a, b: _weight(a, b, dutch_gap(a, b))):
         if index[a.id] > index[b.id]:

@@ -299,3 +299,20 @@ def test_the_events_list_and_the_stream_once(seat):
     assert "event: joined" in body and "id: 3" in body
     assert_error(alice.client.get(f"{URL}{t['id']}/events/", {"after": -1}), 400,
                  "validation_error")
+
+
+def test_the_paired_players_account_streams_say_paired_with_the_tournament(seat):
+    from live import kinds
+
+    alice, bob = seat("alice"), seat("bob")
+    t = create(alice, system="knockout")
+    act(alice, t["id"], "join")
+    act(bob, t["id"], "join")
+    act(alice, t["id"], "start")
+    match_id = detail(alice, t["id"])["matches"][0]["id"]
+    match = Match.objects.get(pk=match_id)
+    by_user = kinds.items(match, list(Event.objects.filter(match=match, type="match_created")))
+    for player in (alice, bob):
+        kind, data = by_user[player.user.pk][0]
+        assert kind == "paired" and data["tournament"] == t["id"]
+        assert data["match"] == match_id
