@@ -9,9 +9,16 @@ from typing import Any
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
+from accounts.models import User
 from nard_site.domain import DomainError
 from tournaments import services
 from tournaments.models import Entrant, Pairing, Round, Status, Tournament, TournamentEvent
+
+
+def _staff(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # the admin site lets only staff in
+    return user
 
 
 class ReadOnly:
@@ -67,7 +74,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def cancel(self, request: HttpRequest, queryset: Any) -> None:
         for tournament in queryset:
             try:
-                services.tournament_cancel(tournament_id=tournament.pk, by=request.user)
+                services.tournament_cancel(tournament_id=tournament.pk, by=_staff(request))
             except DomainError as error:
                 self.message_user(request, f"{tournament}: {error.message}", messages.ERROR)
 
@@ -85,7 +92,7 @@ class EntrantAdmin(ReadOnly, admin.ModelAdmin):
     def remove(self, request: HttpRequest, queryset: Any) -> None:
         for entrant in queryset:
             try:
-                services.entrant_remove(entrant_id=entrant.pk, by=request.user)
+                services.entrant_remove(entrant_id=entrant.pk, by=_staff(request))
             except DomainError as error:
                 self.message_user(request, f"{entrant}: {error.message}", messages.ERROR)
 

@@ -536,7 +536,7 @@ def _arena_pair(tournament: Tournament, now: datetime) -> None:
     """Pair the arena's waiting players (present, not paused, not playing)."""
     if tournament.ends_at is not None and now >= tournament.ends_at:
         return
-    busy = set()
+    busy: set[int | None] = set()
     for white_id, black_id in Pairing.objects.filter(tournament=tournament,
                                                      finished_at=None).values_list(
             "white_id", "black_id"):

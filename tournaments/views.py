@@ -84,7 +84,7 @@ class TournamentView(APIView):
 
 class _Action(APIView):
     permission_classes = [IsAuthenticated]
-    schema_error_codes = ("409",)
+    schema_error_codes: tuple[str, ...] = ("409",)
 
 
 class JoinView(_Action):

@@ -66,7 +66,7 @@ swiss_fields = st.tuples(
 def test_swiss_pairs_everyone_once_without_avoidable_rematches(fields):
     ratings, rounds, results = fields
     players = [SwissPlayer(i, 0.0, float(r)) for i, r in enumerate(ratings)]
-    final, history = play(players, min(rounds, len(players) - 1), results)
+    _, history = play(players, min(rounds, len(players) - 1), results)
     for before, made in history:
         ids = [x for pair in made.pairs for x in pair] + (
             [made.bye] if made.bye is not None else [])
@@ -85,7 +85,7 @@ def test_swiss_byes_are_fair_and_colours_balanced(fields):
     ratings, rounds, results = fields
     players = [SwissPlayer(i, 0.0, float(r)) for i, r in enumerate(ratings)]
     rounds = min(rounds, len(players) - 1)
-    final, history = play(players, rounds, results)
+    final, _ = play(players, rounds, results)
     byes = [p.byes for p in final]
     assert max(byes) - min(byes) <= 1  # no second bye while someone has had none
     for p in final:
@@ -97,7 +97,7 @@ def test_the_bracket_gives_the_byes_to_the_top_seeds(n):
     seeded = list(range(100, 100 + n))
     pairs = knockout_first_round(seeded)
     size = len(pairs) * 2
-    assert size >= n and size < 2 * n + (n == 1) or size == 2
+    assert n <= size < 2 * n
     assert sorted(x for pair in pairs for x in pair if x is not None) == seeded
     byes = sorted(a for a, b in pairs if b is None)
     assert byes == seeded[:size - n]
@@ -108,7 +108,7 @@ def test_the_bracket_gives_the_byes_to_the_top_seeds(n):
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 30), st.integers(1200, 2000)), min_size=2,
-                max_size=40), st.data())
+                max_size=16), st.data())
 def test_arena_pairs_as_many_as_possible_and_not_the_last_opponent(rows, data):
     ids = list(range(len(rows)))
     last = {i: data.draw(st.sampled_from(ids)) for i in ids}
@@ -118,11 +118,12 @@ def test_arena_pairs_as_many_as_possible_and_not_the_last_opponent(rows, data):
     pairs = arena_pairs(players)
     flat = [x for pair in pairs for x in pair]
     assert len(flat) == len(set(flat)) == len(players) - len(players) % 2
-    if len(players) >= 4:
-        for a, b in pairs:
-            others_last = sum(1 for pair in pairs if (last[pair[0]] == pair[1]
-                                                       or last[pair[1]] == pair[0]))
-            assert others_last <= len(players) // 4 + 1
+    # never the opponent just played while a pairing of as many without one exists
+    graph = nx.Graph()
+    graph.add_edges_from((a, b) for a, b in itertools.combinations(ids, 2)
+                         if last[a] != b and last[b] != a)
+    if len(nx.max_weight_matching(graph, maxcardinality=True)) == len(pairs):
+        assert not [(a, b) for a, b in pairs if last[a] == b or last[b] == a]
 
 
 def test_arena_points():

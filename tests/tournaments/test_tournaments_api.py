@@ -316,3 +316,17 @@ def test_the_paired_players_account_streams_say_paired_with_the_tournament(seat)
         kind, data = by_user[player.user.pk][0]
         assert kind == "paired" and data["tournament"] == t["id"]
         assert data["match"] == match_id
+
+
+def test_the_tick_command_finishes_an_arena_whose_time_is_over(seat):
+    from django.core.management import call_command
+
+    alice, bob = seat("alice"), seat("bob")
+    t = create(alice, system="arena", minutes=1)
+    act(alice, t["id"], "join")
+    act(bob, t["id"], "join")
+    act(alice, t["id"], "start")
+    Tournament.objects.filter(pk=t["id"]).update(ends_at=timezone.now() - timedelta(seconds=1))
+    call_command("tournaments_tick")
+    assert Tournament.objects.get(pk=t["id"]).status == "finished"
+    assert TournamentEvent.objects.filter(tournament_id=t["id"]).last().type == "finished"
