@@ -57,8 +57,9 @@ def arena(players: int, waiting: int, repeats: int, seed: int) -> None:
         started = time.perf_counter()
         arena_pairs(chosen)
         times.append(time.perf_counter() - started)
-    print(f"Arena, {players} players, {waiting} waiting: median {statistics.median(times) * 1000:.1f}"
-          f" ms, worst {max(times) * 1000:.1f} ms ({repeats} runs)")
+    median = statistics.median(times) * 1000
+    print(f"Arena, {players} players, {waiting} waiting: median {median:.1f} ms, "
+          f"worst {max(times) * 1000:.1f} ms ({repeats} runs)")
 
 
 def main() -> None:
