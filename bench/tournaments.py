@@ -62,15 +62,66 @@ def arena(players: int, waiting: int, repeats: int, seed: int) -> None:
           f"worst {max(times) * 1000:.1f} ms ({repeats} runs)")
 
 
+def streams(count: int, seconds: float) -> None:
+    """``count`` streams of one tournament in one event loop (the ASGI server's), the
+    cache local (LocMemCache; Redis in production adds a round trip per poll), the log's
+    read counted instead of run; the CPU time of the process per second, and the reads."""
+    import asyncio
+    import os
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")  # the local cache
+    os.environ.setdefault("DEBUG", "1")
+    import django
+
+    django.setup()
+    # After django.setup(): these import the app's models.
+    from django.core.cache import cache
+
+    from tournaments import selectors, stream
+    from tournaments.services import seq_key
+
+    reads = [0]
+
+    def event_list(tournament_id: int, after: int, limit: int = 200) -> list[dict[str, object]]:
+        reads[0] += 1
+        return []
+
+    selectors.event_list = event_list  # type: ignore[assignment]
+    cache.set(seq_key(1), 5, None)
+
+    async def run() -> None:
+        async def follow() -> None:
+            async for _chunk in stream.tournament_stream(1, 5):
+                pass
+
+        tasks = [asyncio.create_task(follow()) for _ in range(count)]
+        await asyncio.sleep(2)
+        reads[0] = 0
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.sleep(seconds)
+        cache.set(seq_key(1), 6, None)  # one event: every stream reads once
+        await asyncio.sleep(2)
+        used, took = time.process_time() - cpu, time.perf_counter() - wall
+        print(f"Tournament streams: {count} open for {took:.0f} s, one event: "
+              f"{used / took * 100:.0f}% of a core, {reads[0]} log reads")
+        for task in tasks:
+            task.cancel()
+
+    asyncio.run(run())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=10)
     args = parser.parse_args()
     swiss(args.players, args.rounds, args.seed)
     for waiting in (2, 10, 100):
         arena(args.players, waiting, 20, args.seed)
+    streams(args.streams, args.seconds)
 
 
 if __name__ == "__main__":
