@@ -289,7 +289,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
-                            "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES"},
+                            "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES",
+                            # Two "status" choice sets now: each keeps a name of its own
+                            # (the matches' the one it was published with).
+                            "StatusEnum": "games.models.MatchStatus.values",
+                            "TournamentStatusEnum": "tournaments.shapes.STATUSES"},
 }
 
 # --- Security (production: DEBUG off) ---------------------------------------------

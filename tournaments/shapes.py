@@ -9,6 +9,8 @@ from nard_site.api.shapes import Doc
 
 SystemName = Literal["arena", "swiss", "knockout"]
 StatusName = Literal["created", "started", "finished"]
+STATUSES = ("created", "started", "finished")
+"""A tournament's status (the schema's TournamentStatusEnum)."""
 
 
 class Summary(TypedDict):

@@ -56,7 +56,7 @@ class TournamentsView(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses={200: TournamentListSerializer})
+    @extend_schema(operation_id="tournaments_list", responses={200: TournamentListSerializer})
     def get(self, request: Request) -> Response:
         for pk in services.tournaments_due():
             services.tournament_tick(tournament_id=pk)
@@ -76,7 +76,7 @@ class TournamentView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: TournamentSerializer})
+    @extend_schema(operation_id="tournaments_retrieve", responses={200: TournamentSerializer})
     def get(self, request: Request, pk: str) -> Response:
         found = _found(pk, request)
         return Response(selectors.tournament_json(found, request.user))
