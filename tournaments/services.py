@@ -626,6 +626,9 @@ def _knockout_next_round(tournament: Tournament, now: datetime) -> None:
         a, b = winners[slot], winners[slot + 1]
         if a is None or b is None or not a.active or not b.active:
             through = next((x for x in (a, b) if x is not None and x.active), None)
+            for out in (a, b):  # a withdrawn or removed player goes out here
+                if out is not None and not out.active:
+                    Entrant.objects.filter(pk=out.pk).update(eliminated_in=round_.number)
             if through is not None:
                 _bye(tournament, round_, through, now, slot=slot // 2, walkover=True)
             continue

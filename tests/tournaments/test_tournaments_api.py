@@ -330,3 +330,68 @@ def test_the_tick_command_finishes_an_arena_whose_time_is_over(seat):
     call_command("tournaments_tick")
     assert Tournament.objects.get(pk=t["id"]).status == "finished"
     assert TournamentEvent.objects.filter(tournament_id=t["id"]).last().type == "finished"
+
+
+def test_a_knockout_walkover_when_a_winner_withdraws_between_rounds(players):
+    seats = players(4)
+    host = seats["p01"]
+    t = create(host, system="knockout")
+    for s in seats.values():
+        act(s, t["id"], "join")
+    act(host, t["id"], "start")
+    first = detail(host, t["id"])["matches"]
+    assert len(first) == 2
+    # the first match ends; its winner withdraws while the other is still played
+    done, other = first
+    winner, loser = sorted((done["white"], done["black"]))
+    seats[loser].post(done["id"], "resign")
+    assert act(seats[winner], t["id"], "withdraw").status_code == 200
+    loser2 = max(other["white"], other["black"])
+    seats[loser2].post(other["id"], "resign")
+    final = detail(host, t["id"])
+    assert final["status"] == "finished"
+    last = [m for m in final["matches"] if m["round"] == 2]
+    assert [(m["settled_by"], m["black"]) for m in last] == [("walkover", None)]
+    champion = min(other["white"], other["black"])
+    assert last[0]["winner"] == champion == final["standings"][0]["username"]
+
+
+def test_the_winners_ratings_rise_and_the_losers_fall(players):
+    from ratings.models import Rating
+
+    seats = players(4)
+    host = seats["p01"]
+    t = create(host, system="knockout")
+    for s in seats.values():
+        act(s, t["id"], "join")
+    act(host, t["id"], "start")
+    play_round(seats, t["id"])
+    play_round(seats, t["id"])
+    ratings = {r.user.username: r.rating for r in Rating.objects.select_related("user")}
+    assert ratings["p01"] > 1500 > ratings["p04"]  # p01 won twice, p04 lost once
+    assert detail(host, t["id"])["standings"][0]["username"] == "p01"
+
+
+def test_a_casual_tournament_changes_no_rating(players):
+    seats = players(2)
+    t = create(seats["p01"], system="knockout", rated=False)
+    for s in seats.values():
+        act(s, t["id"], "join")
+    act(seats["p01"], t["id"], "start")
+    match_id = detail(seats["p01"], t["id"])["matches"][0]["id"]
+    assert seats["p01"].get(match_id)["rated"] is False
+    play_round(seats, t["id"])
+    assert not RatingChange.objects.exists()
+
+
+def test_computer_entrants_only_when_allowed_and_by_the_creator(seat):
+    alice, bob = seat("alice"), seat("bob")
+    closed = create(alice, system="swiss", rounds=1)
+    refused = act(alice, closed["id"], "join", {"computer": "random"})
+    assert "computer" in assert_error(refused, 400, "validation_error")["details"]
+    t = create(alice, system="swiss", rounds=1, allow_computer=True, rated=False)
+    assert_error(act(bob, t["id"], "join", {"computer": "random"}), 403, "permission_denied")
+    assert act(alice, t["id"], "join", {"computer": "random"}).status_code == 200
+    rows = detail(alice, t["id"])["standings"]
+    assert [(r["username"], r["computer"]) for r in rows] == [("computer-random", "random")]
+    assert_error(act(alice, t["id"], "join", {"computer": "nobody"}), 400, "validation_error")
