@@ -617,13 +617,13 @@ def _knockout_next_round(tournament: Tournament, now: datetime) -> None:
                 .order_by("slot"))
     main = [p for p in done if not p.third_place]
     winners = [p.winner for p in main]
-    if len(main) <= 1:
+    if len(main) <= 1 or not any(w is not None and w.active for w in winners):
         _finish(tournament, now, reason="final")
         return
     round_ = _new_round(tournament)
     _log(tournament, "round", round=round_.number)
     for slot in range(0, len(winners), 2):
-        a, b = winners[slot], winners[slot + 1]
+        a, b = winners[slot], winners[slot + 1] if slot + 1 < len(winners) else None
         if a is None or b is None or not a.active or not b.active:
             through = next((x for x in (a, b) if x is not None and x.active), None)
             for out in (a, b):  # a withdrawn or removed player goes out here
@@ -631,6 +631,10 @@ def _knockout_next_round(tournament: Tournament, now: datetime) -> None:
                     Entrant.objects.filter(pk=out.pk).update(eliminated_in=round_.number)
             if through is not None:
                 _bye(tournament, round_, through, now, slot=slot // 2, walkover=True)
+            elif a is not None or b is not None:  # both gone: the slot goes on empty
+                Pairing.objects.create(tournament=tournament, round=round_,
+                                       white=a or b, black=None, slot=slot // 2,
+                                       winner=None, finished_at=now, settled_by="walkover")
             continue
         _pair(tournament, round_, a, b, slot=slot // 2)
     if len(main) == 2 and tournament.third_place:

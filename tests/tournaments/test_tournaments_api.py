@@ -395,3 +395,23 @@ def test_computer_entrants_only_when_allowed_and_by_the_creator(seat):
     rows = detail(alice, t["id"])["standings"]
     assert [(r["username"], r["computer"]) for r in rows] == [("computer-random", "random")]
     assert_error(act(alice, t["id"], "join", {"computer": "nobody"}), 400, "validation_error")
+
+
+def test_a_knockout_final_by_walkover_still_plays_its_third_place_match(players):
+    seats = players(4)
+    host = seats["p01"]
+    t = create(host, system="knockout", third_place=True)
+    for s in seats.values():
+        act(s, t["id"], "join")
+    act(host, t["id"], "start")
+    first, second = detail(host, t["id"])["matches"]
+    seats[max(first["white"], first["black"])].post(first["id"], "resign")
+    act(seats[min(first["white"], first["black"])], t["id"], "withdraw")
+    seats[max(second["white"], second["black"])].post(second["id"], "resign")
+    state = detail(host, t["id"])
+    # the final is a walkover; the third-place match is played by the semi-finals' losers
+    final_round = [m for m in state["matches"] if m["round"] == 2]
+    assert sorted((m["settled_by"], m["third_place"]) for m in final_round) == [
+        ("", True), ("walkover", False)]
+    play_round(seats, t["id"])
+    assert detail(host, t["id"])["status"] == "finished"
