@@ -361,7 +361,8 @@ def pairing_settle(*, match_id: int, events: Sequence[Event] = ()) -> None:
         if tournament_id is None:
             return
         tournament = _locked(tournament_id)
-        found = (Pairing.objects.select_for_update().select_related("white__user", "black__user")
+        found = (Pairing.objects.select_for_update(of=("self",))
+                 .select_related("white__user", "black__user")
                  .filter(match_id=match_id, finished_at=None).first())
         if found is None:
             return
@@ -469,7 +470,8 @@ def _finish(tournament: Tournament, now: datetime, *, reason: str) -> None:
     level, neither scores) — the matches themselves play on; a Swiss's tie-breaks are
     final."""
     if tournament.system == System.ARENA and not tournament.cancelled:
-        open_ = (Pairing.objects.select_for_update().select_related("match", "white", "black")
+        open_ = (Pairing.objects.select_for_update(of=("self",))
+                 .select_related("match", "white", "black")
                  .filter(tournament=tournament, finished_at=None))
         for found in open_:
             match = found.match
