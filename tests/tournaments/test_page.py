@@ -54,3 +54,21 @@ def test_the_russian_list(open_page: Callable[..., Any], live_server: Any) -> No
     assert page.text_content("h1") == "Турниры"
     page.wait_for_selector("#running li")
     assert page.text_content("#running li") == "Нет"
+
+
+def test_a_knockout_page_on_a_phone(open_page: Callable[..., Any], seat: Any,
+                                    live_server: Any) -> None:
+    """A phone's width: the bracket and the standings are there, and the page is no
+    wider than the screen."""
+    players = [seat(f"p{i}") for i in range(1, 6)]
+    t = players[0].client.post("/api/v1/tournaments/", {
+        "name": "Phone Cup", "system": "knockout", "length": 1}, format="json").json()
+    for player in players:
+        player.client.post(f"/api/v1/tournaments/{t['id']}/join/", format="json")
+    players[0].client.post(f"/api/v1/tournaments/{t['id']}/start/", format="json")
+    page = open_page(width=390, height=844)
+    page.goto(f"{live_server.url}/play/tournaments/{t['id']}/")
+    page.locator(".bracket-round").first.wait_for()
+    assert page.locator(".bracket-match").count() == 4  # 5 players: 3 byes and a match
+    assert page.locator("#t-standings tbody tr").count() == 5
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

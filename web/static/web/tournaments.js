@@ -24,9 +24,12 @@ const SYSTEMS = { arena: () => _("Arena"), swiss: () => _("Swiss"), knockout: ()
 const STATUSES = { created: () => _("Not started"), started: () => _("Under way"),
   finished: () => _("Finished") };
 const systemName = (s) => (SYSTEMS[s] ? SYSTEMS[s]() : s);
+const RULES = { long_nardy: () => _("Long Nardy"), short_nardy: () => _("Short Nardy"),
+  backgammon: () => _("Backgammon"), nard: () => _("Nard") };
+const rulesName = (r) => (RULES[r] ? RULES[r]() : r.replace("_", " "));
 
 function facts(t) {
-  const parts = [systemName(t.system), t.rules.replace("_", " "),
+  const parts = [systemName(t.system), rulesName(t.rules),
     f(_("%(n)s-point matches"), { n: t.length }), t.rated ? _("rated") : _("casual"),
     f(_("%(n)s players"), { n: t.players })];
   if (t.system === "arena" && t.minutes) parts.push(f(_("%(n)s minutes"), { n: t.minutes }));
