@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games import opponents
@@ -73,7 +74,7 @@ def _log(tournament: Tournament, type_: str, **data: Any) -> None:
 def _locked(tournament_id: int) -> Tournament:
     found = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if found is None:
-        raise NotFound("No such tournament.")
+        raise NotFound(gettext_noop("No such tournament."))
     return found
 
 
@@ -96,10 +97,10 @@ def tournament_create(*, user: User, name: str, system: str, rules: str, length:
     ``validation_error`` for options a match is not played by."""
     MatchOptions(length=length, rules=rules, stakes=stakes, turn_seconds=turn_seconds).check()
     if system == System.ARENA and not minutes:
-        raise InvalidRequest("An arena lasts a number of minutes.",
+        raise InvalidRequest(gettext_noop("An arena lasts a number of minutes."),
                              details={"minutes": ["Required for an arena (from 1)."]})
     if system == System.SWISS and not rounds:
-        raise InvalidRequest("A Swiss has a number of rounds.",
+        raise InvalidRequest(gettext_noop("A Swiss has a number of rounds."),
                              details={"rounds": ["Required for a Swiss (from 1)."]})
     if not 2 <= max_players <= MAX_PLAYERS:
         raise InvalidRequest("2 to 1,000 players.",
@@ -143,13 +144,13 @@ def tournament_join(*, tournament_id: int, user: User, code: str = "",
         tournament = _locked(tournament_id)
         if tournament.entry == Entry.LINK and code != tournament.code and (
                 tournament.created_by_id != user.pk):
-            raise NotFound("No such tournament.")
+            raise NotFound(gettext_noop("No such tournament."))
         if computer is not None:
             if not tournament.allow_computer:
-                raise InvalidRequest("This tournament takes no computer entrants.",
+                raise InvalidRequest(gettext_noop("This tournament takes no computer entrants."),
                                      details={"computer": ["Not allowed here."]})
             if tournament.created_by_id != user.pk and not user.is_staff:
-                raise PermissionDenied("Only its creator enters the computer.")
+                raise PermissionDenied(gettext_noop("Only its creator enters the computer."))
             user = opponents.computer_account(level=computer, rules=tournament.rules)
         if tournament.status == Status.FINISHED:
             raise TournamentFinished()
@@ -216,7 +217,7 @@ def tournament_pause(*, tournament_id: int, user: User, paused: bool = True) -> 
     with transaction.atomic():
         tournament = _locked(tournament_id)
         if tournament.system != System.ARENA:
-            raise InvalidRequest("Only an arena's players pause.",
+            raise InvalidRequest(gettext_noop("Only an arena's players pause."),
                                  details={"system": ["Pausing is for arenas."]})
         if tournament.status == Status.FINISHED:
             raise TournamentFinished()
@@ -232,7 +233,7 @@ def tournament_pause(*, tournament_id: int, user: User, paused: bool = True) -> 
 
 def _may_run(tournament: Tournament, user: User) -> None:
     if tournament.created_by_id != user.pk and not user.is_staff:
-        raise PermissionDenied("Only its creator or the staff may do that.")
+        raise PermissionDenied(gettext_noop("Only its creator or the staff may do that."))
 
 
 def tournament_start(*, tournament_id: int, user: User | None) -> Tournament:
@@ -250,7 +251,7 @@ def tournament_start(*, tournament_id: int, user: User | None) -> Tournament:
             raise TournamentStarted()
         entrants = list(tournament.entrants.filter(withdrawn=False, removed=False))
         if len(entrants) < 2:
-            raise InvalidRequest("A tournament needs two players.",
+            raise InvalidRequest(gettext_noop("A tournament needs two players."),
                                  details={"players": ["At least 2."]})
         now = timezone.now()
         ratings = ratings_of([e.user_id for e in entrants], tournament.rules)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -41,7 +42,7 @@ def _found(pk: str, request: Request) -> Tournament:
     services.tournament_tick(tournament_id=int(pk))
     found = selectors.tournament_get(int(pk))
     if found is None:
-        raise NotFound("No such tournament.")
+        raise NotFound(gettext_noop("No such tournament."))
     return found
 
 

@@ -415,3 +415,15 @@ def test_a_knockout_final_by_walkover_still_plays_its_third_place_match(players)
         ("", True), ("walkover", False)]
     play_round(seats, t["id"])
     assert detail(host, t["id"])["status"] == "finished"
+
+
+def test_the_refusals_in_russian(seat):
+    alice = seat("alice")
+    t = create(alice, system="knockout")
+    act(alice, t["id"], "join")
+    again = alice.client.post(f"{URL}{t['id']}/join/", {}, format="json",
+                              HTTP_ACCEPT_LANGUAGE="ru")
+    assert assert_error(again, 409, "already_joined")["message"] == (
+        "Вы уже участвуете в этом турнире.")
+    missing = alice.client.get(f"{URL}999999/", HTTP_ACCEPT_LANGUAGE="ru")
+    assert assert_error(missing, 404, "not_found")["message"] == "Такого турнира нет."
