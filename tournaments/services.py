@@ -634,9 +634,9 @@ def _knockout_next_round(tournament: Tournament, now: datetime) -> None:
                     Entrant.objects.filter(pk=out.pk).update(eliminated_in=round_.number)
             if through is not None:
                 _bye(tournament, round_, through, now, slot=slot // 2, walkover=True)
-            elif a is not None or b is not None:  # both gone: the slot goes on empty
+            elif (gone := a or b) is not None:  # both gone: the slot goes on empty
                 Pairing.objects.create(tournament=tournament, round=round_,
-                                       white=a or b, black=None, slot=slot // 2,
+                                       white=gone, black=None, slot=slot // 2,
                                        winner=None, finished_at=now, settled_by="walkover")
             continue
         _pair(tournament, round_, a, b, slot=slot // 2)
