@@ -116,6 +116,10 @@ class Match(models.Model):
                                   help_text="One account plays both sides at a shared screen.")
     rated = models.BooleanField(  # the result moves both ratings (ratings/)
         default=False, help_text="The result changes both players' ratings (ratings/).")
+    # An id, not a ForeignKey: games knows nothing of tournaments/ (which imports games).
+    tournament_id = models.BigIntegerField(
+        null=True, blank=True, db_index=True,
+        help_text="The tournament that started it (tournaments/), if any.")
     rules = models.CharField(max_length=16, choices=rules_choices, default=DEFAULT_RULES,
                              db_index=True, help_text="The rule set (nardy.RULESETS).")
     length = models.PositiveSmallIntegerField()

@@ -242,6 +242,7 @@ class Match(TypedDict):
     winner: Colour | None
     version: int
     rematch_of: int | None
+    tournament: Annotated[int | None, Doc("The tournament whose match it is, or `null`.")]
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None

@@ -116,7 +116,8 @@ def match_start(*, created_by: User, options: MatchOptions, white: User | None,
     otherwise both players are seated and it is active at once (the computer, a
     pairing, a tournament's round). An active match's first game starts with the
     commitment of its dice. ``context`` is added to the ``match_created`` event (what
-    started it: ``paired``, a tournament); a built-in computer's level is added there by
+    started it: ``paired``, a tournament — whose id ``tournament`` is also kept on the
+    match, ``Match.tournament_id``); a built-in computer's level is added there by
     itself. Raises :class:`InvalidRequest` for options :meth:`MatchOptions.check`
     refuses or a rating they cannot have (:func:`rated_for`).
     """
@@ -138,6 +139,7 @@ def match_start(*, created_by: User, options: MatchOptions, white: User | None,
                       invited=invited, rules=options.rules, rematch_of=rematch_of,
                       stakes=options.stakes, progression=options.progression,
                       turn_seconds=options.turn_seconds, rated=rated, white=white, black=black,
+                      tournament_id=(context or {}).get("tournament"),
                       status=status, version=0)  # the commit makes it 1
         change = Change(match)
         change.log("match_created", length=options.length, rules=options.rules,

@@ -114,10 +114,11 @@ def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
 
 
 def paired(match: Match, events: Sequence[Event]) -> Iterator[Item]:
-    """``paired``: quick pairing made this account's match (``POST pairing/``);
-    its ``your_turn`` follows."""
+    """``paired``: quick pairing (``POST pairing/``) or a tournament's round made this
+    account's match (``tournament``: its id, else ``null``); its ``your_turn`` follows."""
     for event in events:
-        if event.type == "match_created" and event.data.get("paired"):
+        if event.type == "match_created" and (event.data.get("paired")
+                                              or event.data.get("tournament")):
             for side in (WHITE, BLACK):
                 user_id = match.player_id(side)
                 if user_id is not None:
@@ -126,7 +127,8 @@ def paired(match: Match, events: Sequence[Event]) -> Iterator[Item]:
                         "match": match.pk, "version": match.version, "rules": match.rules,
                         "length": match.length, "rated": match.rated,
                         "color": color_of(side),
-                        "opponent": opponent.username if opponent is not None else None}
+                        "opponent": opponent.username if opponent is not None else None,
+                        "tournament": event.data.get("tournament")}
 
 
 KINDS: list[Kind] = [paired, invitation, your_turn, offer, deadline, results]

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "games",
     "reviews",
     "ratings",
+    "tournaments",
     "chat",
     "social",
     "live",
@@ -337,7 +338,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
-                            "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES"},
+                            "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES",
+                            # Two "status" choice sets now: each keeps a name of its own
+                            # (the matches' the one it was published with).
+                            "StatusEnum": "games.models.MatchStatus.values",
+                            "TournamentStatusEnum": "tournaments.shapes.STATUSES"},
 }
 
 # --- Security (production: DEBUG off) ---------------------------------------------
@@ -430,6 +435,12 @@ WORKER_LEASE_SECONDS = env_float("WORKER_LEASE_SECONDS", 30)
 WORKER_TASK_SECONDS = env_float("WORKER_TASK_SECONDS", 120)
 # Matches against the built-in computer one account may have unfinished.
 COMPUTER_MATCHES_PER_ACCOUNT = int(os.environ.get("COMPUTER_MATCHES_PER_ACCOUNT", "5"))
+# Tournaments (docs/tournaments.md): how many not yet finished one account may have created;
+# the clock of a tournament created without one (a tournament match never waits forever);
+# how often an open tournament stream looks for news.
+TOURNAMENTS_PER_ACCOUNT = int(os.environ.get("TOURNAMENTS_PER_ACCOUNT", "3"))
+TOURNAMENT_DEFAULT_TURN_SECONDS = int(os.environ.get("TOURNAMENT_DEFAULT_TURN_SECONDS", "120"))
+TOURNAMENT_STREAM_POLL_SECONDS = env_float("TOURNAMENT_STREAM_POLL_SECONDS", 1)
 # An account's open invitations, to one player, and made in an hour.
 INVITATIONS_OPEN_PER_ACCOUNT = int(os.environ.get("INVITATIONS_OPEN_PER_ACCOUNT", "20"))
 INVITATIONS_OPEN_PER_PLAYER = int(os.environ.get("INVITATIONS_OPEN_PER_PLAYER", "3"))

@@ -17,6 +17,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("accounts/", include("accounts.urls")),
     path("", include("ratings.urls")),
     path("", include("social.urls")),
+    path("", include("tournaments.urls")),
     path("", include("live.urls")),
     path("", include("chat.urls")),  # before games.urls' router: matches/{id}/chat/
     path("", include("reviews.urls")),  # before games.urls' router: matches/{id}/analysis/

@@ -134,3 +134,11 @@ def pairing_json(request: PairingRequest | None, match: Match | None) -> shapes.
     waited = max((timezone.now() - request.created_at).total_seconds(), 0.0)
     return {"state": "waiting", "match": None, "options": request.options(),  # type: ignore[typeddict-item]
             "waiting_seconds": int(waited), "window": window(waited)}
+
+
+def ratings_of(user_ids: list[int], rules: str) -> dict[int, float]:
+    """Each player's rating in ``rules`` now (the start rating for one without a row):
+    what tournaments seed by."""
+    now = timezone.now()
+    rows = {r.user_id: r for r in Rating.objects.filter(rules=rules, user_id__in=user_ids)}
+    return {uid: current(rows.get(uid), now).rating for uid in user_ids}

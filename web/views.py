@@ -40,6 +40,13 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(request, "web/play.html", {"me": _me(request)})
 
 
+@ensure_csrf_cookie
+def tournaments(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """The tournaments: the list (and the form that creates one), or one tournament's
+    page (``pk``); both read the public API and follow the tournament's stream."""
+    return render(request, "web/tournaments.html", {"me": _me(request), "tournament": pk})
+
+
 def verify(request: HttpRequest) -> HttpResponse:
     """The dice of a match checked in the browser (docs/fairness.md); reads only
     the public API (a match's JSON export, a player's dice statistics)."""

@@ -72,6 +72,14 @@ STATUS_OF_CODE: dict[str, int] = {
     "already_reported": status.HTTP_409_CONFLICT,
     # People around the board.
     "challenges_closed": status.HTTP_403_FORBIDDEN,
+    # Tournaments.
+    "already_joined": status.HTTP_409_CONFLICT,
+    "not_joined": status.HTTP_409_CONFLICT,
+    "tournament_full": status.HTTP_409_CONFLICT,
+    "tournament_finished": status.HTTP_409_CONFLICT,
+    "tournament_started": status.HTTP_409_CONFLICT,
+    "round_in_progress": status.HTTP_409_CONFLICT,
+    "too_many_tournaments": status.HTTP_409_CONFLICT,
 }
 
 

@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games import notify
+        from tournaments import hooks
+
+        notify.subscribe(hooks.committed)  # each tournament match's end, after its commit
