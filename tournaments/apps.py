@@ -7,6 +7,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games import notify
-        from tournaments import hooks
+        from tournaments import chat, hooks
 
         notify.subscribe(hooks.committed)  # each tournament match's end, after its commit
+        chat.register()  # the tournament's room among chat's kinds of place

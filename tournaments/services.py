@@ -24,6 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.notices import TOURNAMENT_STARTED
+from accounts.services import notice_create
 from games import opponents
 from games.exceptions import InvalidRequest, NotFound, PermissionDenied
 from games.models import Event, Match, MatchStatus, Stakes
@@ -69,6 +71,16 @@ def _log(tournament: Tournament, type_: str, **data: Any) -> None:
     tournament.last_event_seq += 1
     TournamentEvent.objects.create(tournament=tournament, seq=tournament.last_event_seq,
                                    type=type_, data=data)
+
+
+def tournament_log_chat(*, tournament_id: int, line_id: int, by: str, text: str,
+                        plain_links: bool) -> int:
+    """Log a line of the tournament's chat room as a ``chat`` event of its log (and so its
+    stream), in the line's transaction; the event's number."""
+    tournament = _locked(tournament_id)
+    _log(tournament, "chat", line=line_id, by=by, text=text, plain_links=plain_links)
+    _save(tournament)
+    return tournament.last_event_seq
 
 
 def _locked(tournament_id: int) -> Tournament:
@@ -249,7 +261,8 @@ def tournament_start(*, tournament_id: int, user: User | None) -> Tournament:
             raise TournamentFinished()
         if tournament.status == Status.STARTED:
             raise TournamentStarted()
-        entrants = list(tournament.entrants.filter(withdrawn=False, removed=False))
+        entrants = list(tournament.entrants.filter(withdrawn=False, removed=False)
+                        .select_related("user"))
         if len(entrants) < 2:
             raise InvalidRequest(gettext_noop("A tournament needs two players."),
                                  details={"players": ["At least 2."]})
@@ -271,6 +284,10 @@ def tournament_start(*, tournament_id: int, user: User | None) -> Tournament:
         else:
             _knockout_first_round(tournament, entrants, now)
         _save(tournament)
+        for entrant in entrants:  # each hears of it on its notices and account stream
+            if not entrant.user.is_bot:
+                notice_create(recipient=entrant.user, kind=TOURNAMENT_STARTED,
+                              data={"tournament": tournament.pk, "name": tournament.name})
     return tournament
 
 

@@ -1,5 +1,7 @@
-"""The registry of kinds of rooms: a module above chat (the tournaments) gives its places
-rooms through ``chat.rooms.register`` and chat's URL for them works; unregistered, 404."""
+"""The registry of kinds of rooms: a module above chat gives its places rooms through
+``chat.rooms.register`` and chat's URL for them works; unregistered, 404. (The
+tournaments register the real ``tournament`` kind: tests/tournaments/test_chat.py; here
+a stand-in takes its place for a test and gives it back.)"""
 
 from __future__ import annotations
 
@@ -34,12 +36,20 @@ def places(alice: Seat) -> Iterator[dict[int, Place]]:
         place.logged.append(line.text)
         return len(place.logged)
 
+    real = rooms.get("tournament")
     rooms.register("tournament", find=known.get, may_read=lambda viewer, place, room: True,
                    may_write=may_write, log=log)
     try:
         yield known
     finally:
-        rooms.unregister("tournament")
+        _restore("tournament", real)
+
+
+def _restore(kind: str, real: rooms.RoomKind | None) -> None:
+    rooms.unregister(kind)
+    if real is not None:
+        rooms.register(kind, rooms=real.rooms, find=real.find, may_read=real.may_read,
+                       may_write=real.may_write, counterparts=real.counterparts, log=real.log)
 
 
 def test_a_registered_kind_has_its_rooms(alice: Seat, bob: Seat,
@@ -57,5 +67,9 @@ def test_a_registered_kind_has_its_rooms(alice: Seat, bob: Seat,
 
 
 def test_without_a_provider_tournament_rooms_are_404(alice: Seat) -> None:
-    assert rooms.get("tournament") is None
-    assert_error(alice.client.get(URL.format(7)), 404, "not_found")
+    real = rooms.get("tournament")
+    rooms.unregister("tournament")
+    try:
+        assert_error(alice.client.get(URL.format(7)), 404, "not_found")
+    finally:
+        _restore("tournament", real)
