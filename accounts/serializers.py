@@ -9,6 +9,7 @@ from rest_framework import serializers
 from nard_site.api.shapes import schema_serializer
 
 from . import names
+from .passwords import password_min_length
 from .models import User
 from .stats import Stats, stats_for
 
@@ -30,11 +31,13 @@ def _staff_names() -> list[str]:
 
 class RegisterInputSerializer(serializers.Serializer):
     username = UsernameField(validators=[UnicodeUsernameValidator()])
+    # min_length as the password validators require (the schema's minLength says it).
     password = serializers.CharField(write_only=True, max_length=128,
+                                     min_length=password_min_length(),
                                      style={"input_type": "password"}, trim_whitespace=False)
-    # 254: the longest address SMTP carries (RFC 5321), and the column's size.
-    email = serializers.EmailField(required=False, allow_blank=True, default="",
-                                   max_length=254)
+    # 254: the longest address SMTP carries (RFC 5321), and the column's size. No default:
+    # the schema's "" would not be an email (accounts.services.user_register's is "").
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
 
     def validate_username(self, value: str) -> str:
         problem = names.username_problem(value, taken_by_staff=_staff_names())

@@ -149,6 +149,10 @@ class SeedInputSerializer(VersionInputSerializer):
                                              "to roll; White in the roll-off).")
 
 
+COLOR_CHOICES = (*SIDE_NAMES, "random")
+"""The colours one may ask for: a side, or ``random`` (the schema's ``ColorChoiceEnum``)."""
+
+
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
     rules = RulesField(help_text="The rule set (`GET rules/` describes each).")
@@ -156,7 +160,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                      max_length=150, help_text="Invite this username.")
     hotseat = serializers.BooleanField(required=False, default=MatchOptions.hotseat,
                                        help_text="Play both sides from this account.")
-    color = serializers.ChoiceField(choices=(*SIDE_NAMES, "random"), required=False,
+    color = serializers.ChoiceField(choices=COLOR_CHOICES, required=False,
                                     default="random", help_text="Your colour.")
     computer = serializers.CharField(required=False, allow_null=True, max_length=32,
                                      help_text="Play the computer at this level (`GET "

@@ -288,6 +288,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
+                            "ColorChoiceEnum": "games.serializers.COLOR_CHOICES",
                             "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES"},
 }
 
