@@ -289,6 +289,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
                             "ColorChoiceEnum": "games.serializers.COLOR_CHOICES",
+                            "ErrorCodeEnum": "nard_site.api.errors.ERROR_CODES",
                             "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES"},
 }
 
