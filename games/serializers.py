@@ -110,7 +110,9 @@ class VersionInputSerializer(serializers.Serializer):
 
 
 @extend_schema_field({"type": "string", "minLength": 1,
-                      "maxLength": fairness.MAX_PLAYER_SEED})
+                      "maxLength": fairness.MAX_PLAYER_SEED,
+                      # no control characters (Cc) nor lone surrogates (Cs): fairness's check
+                      "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\ud800-\\udfff]*$"})
 class AnyJSONField(serializers.Field):
     """Any JSON value, passed on as it is: the service checks it (a player's seed must
     be refused with its own reason, never coerced to text). Documented as the text it

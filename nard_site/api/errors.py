@@ -42,6 +42,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "validation_error": status.HTTP_400_BAD_REQUEST,
     "illegal_move": status.HTTP_400_BAD_REQUEST,
     "unknown_depth": status.HTTP_400_BAD_REQUEST,
+    "no_mat_form": status.HTTP_400_BAD_REQUEST,
     "bad_request": status.HTTP_400_BAD_REQUEST,
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
     "permission_denied": status.HTTP_403_FORBIDDEN,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
+from drf_spectacular.plumbing import is_list_serializer
 from rest_framework.permissions import AllowAny
 
 from nard_site.api.errors import Error
@@ -18,31 +19,60 @@ _DESCRIPTIONS = {
     "400": "Invalid input or query parameters (`validation_error`), or a move the rules "
     "refuse (`illegal_move`).",
     "401": "Missing or invalid credentials (`not_authenticated`).",
-    "403": "Not allowed (`permission_denied`).",
-    "404": "No such object (`not_found`).",
+    "403": "Not allowed (`permission_denied`, `csrf_failed`).",
+    "404": "No such object or page (`not_found`).",
     "409": "The state changed or it is not your turn "
-    "(`version_conflict`, `not_your_turn`, `wrong_phase`), or a limit on unfinished "
-    "matches (`too_many_computer_matches`, `too_many_invitations`).",
+    "(`version_conflict`, `not_your_turn`, `wrong_phase`), a limit on unfinished "
+    "matches (`too_many_computer_matches`, `too_many_invitations`), a pairing already "
+    "asked with other options (`already_waiting`), a review refused (`match_not_over`, "
+    "`analysis_exists`).",
     "422": "The Idempotency-Key was used for another request (`idempotency_key_reused`).",
     "413": "The request body is too large (`payload_too_large`).",
     "415": "Unsupported content type (`unsupported_media_type`).",
-    "429": "Too many requests (`throttled`); see the `Retry-After` header.",
+    "429": "Too many requests (`throttled`, `too_many_analyses`); see the `Retry-After` "
+    "header.",
+    "503": "The database or Redis is out of reach for a moment (`service_unavailable`); "
+    "see the `Retry-After` header.",
 }
 
 
 class AutoSchema(BaseAutoSchema):
-    #: extra error statuses a view may declare, e.g. ``("409",)``
     def _error_codes(self) -> list[str]:
-        codes = ["400", "429"]  # 400: a bad body or query parameter
+        """The error statuses the operation can answer: 400 (a bad body, query parameter
+        or header) and 429 everywhere, 503 (the database out of reach) everywhere, 413/415
+        with a body, 401 wherever credentials are read (a bad token is refused even on a
+        public read) and 403 where an account is needed, 404 with a path parameter or a
+        page number, and what the view declares in ``schema_error_codes``: a tuple for
+        every method, or a mapping of method to tuple (``{"DELETE": ("404",)}``)."""
+        codes = ["400", "429", "503"]
         if self.method in ("POST", "PUT", "PATCH"):
             codes += ["413", "415"]
         permissions = self.view.get_permissions() if hasattr(self.view, "get_permissions") else []
+        if getattr(self.view, "authentication_classes", None):
+            codes.append("401")
         if not all(isinstance(p, AllowAny) for p in permissions):
             codes += ["401", "403"]
-        if "{" in self.path:
+        if "{" in self.path or self._is_list_view() and self._get_paginator() is not None:
             codes.append("404")
-        codes += list(getattr(self.view, "schema_error_codes", ()))
+        declared = getattr(self.view, "schema_error_codes", ())
+        if isinstance(declared, dict):
+            declared = declared.get(self.method, ())
+        codes += list(declared)
         return sorted(set(codes))
+
+    def _map_serializer_field(self, field: Any, direction: Any,
+                              bypass_extensions: bool = False) -> Any:
+        """As drf-spectacular, and a nested ``many=True`` serializer's bounds
+        (``allow_empty=False``, ``min_length``, ``max_length``) as ``minItems``/``maxItems``,
+        which it leaves out."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if is_list_serializer(field) and isinstance(schema, dict):
+            low = getattr(field, "min_length", None) or (0 if field.allow_empty else 1)
+            if low:
+                schema["minItems"] = low
+            if getattr(field, "max_length", None) is not None:
+                schema["maxItems"] = field.max_length
+        return schema
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)

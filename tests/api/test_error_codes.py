@@ -16,7 +16,7 @@ from tests.support import API
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ("accounts", "games", "live", "nard_site", "ratings", "reviews")
 # ``code=`` of a field's own validation error (in ``details``), not an answer's code.
-FIELD_CODES = {"invalid", "unique", "no_mat_form", "required", "null", "blank"}
+FIELD_CODES = {"invalid", "unique", "required", "null", "blank"}
 
 
 def _table() -> list[tuple[str, int]]:
