@@ -35,6 +35,7 @@ from games.models import (
 )
 from games.models import Turn as TurnRecord
 from games.unit_of_work import Change
+from nard_site.api.renderers import iso_time_or_none
 from nardy import (
     MAX_TURNS_PER_GAME,
     WHITE,
@@ -431,7 +432,7 @@ def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:
     the clock."""
     deadline = change.match.deadline
     change.log("claim", game=game.number, side=color_of(claimer), late=color_of(late),
-               deadline=deadline.isoformat() if deadline else None)
+               deadline=iso_time_or_none(deadline))
     resign(change, game, late, EndReason.CLAIMED)
 
 
@@ -441,7 +442,7 @@ def abandon(change: Change, game: Game, late: Side, by: str) -> None:
     settled it (``sweep`` or ``request``)."""
     deadline = change.match.deadline
     change.log("abandoned", game=game.number, side=color_of(late), by=by,
-               deadline=deadline.isoformat() if deadline else None)
+               deadline=iso_time_or_none(deadline))
     resign(change, game, late, EndReason.ABANDONED)
 
 

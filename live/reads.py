@@ -3,7 +3,7 @@ ends, the last sequence number of many matches at once, and a committed change r
 once (:class:`Message`) as every stream sends it.
 
 All of it is synchronous database work; the streams run it off the event loop
-(:func:`nard_site.serving.db_call`). Every event is rendered by DRF's renderer: the same bytes
+(:func:`nard_site.serving.db_call`). Every event is rendered by the API's renderer: the same bytes
 as the REST answers of ``events/``.
 """
 
@@ -15,18 +15,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from rest_framework.renderers import JSONRenderer
 
 from games.models import Event, Match, is_over
 from games.selectors import event_json, match_review_open
 from live import kinds
-
-_render = JSONRenderer().render
+from nard_site.api.renderers import render_json
 
 
 def render(data: Any) -> str:
-    """The API's JSON (DRF's renderer: the same bytes as the REST answers)."""
-    return _render(data).decode()
+    """The API's JSON (its renderer: the same bytes as the REST answers)."""
+    return render_json(data).decode()
 
 
 @dataclass(frozen=True)

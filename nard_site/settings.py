@@ -248,9 +248,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["nard_site.api.parsers.JSONParser"],
     # The browsable API (HTML pages of every answer) only in development.
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "nard_site.api.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
+    # Serializer fields pass datetimes on; the renderer writes them (UTC, ms, Z).
+    "DATETIME_FORMAT": None,
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",

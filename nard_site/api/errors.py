@@ -31,8 +31,8 @@ from nard_site.domain import DomainError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ERROR_CODES", "STATUS_OF_CODE", "DomainError", "error_body", "exception_handler", "is_unavailable",
-           "status_for", "unavailable"]
+__all__ = ["ERROR_CODES", "STATUS_OF_CODE", "DomainError", "error_body", "exception_handler",
+           "is_unavailable", "status_for", "unavailable"]
 
 
 # Every error code the server answers -> its HTTP status: domain errors' codes (a code not
