@@ -51,7 +51,10 @@ from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
 from nardy.mat import format_mat, mat_refusal
 
 IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    # 1-255 visible ASCII characters (nard_site.api.idempotency); inner spaces allowed.
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
+    OpenApiParameter.HEADER, required=False,
     description="Retry safely: a repeat with the same key and body replays the first answer "
                 "and changes nothing; the same key with another body gets 422. Keys last 24 h.")
 PERSPECTIVE = OpenApiParameter("perspective", str, enum=list(SIDE_NAMES),

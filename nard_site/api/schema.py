@@ -52,7 +52,7 @@ class AutoSchema(BaseAutoSchema):
             codes.append("401")
         if not all(isinstance(p, AllowAny) for p in permissions):
             codes += ["401", "403"]
-        if "{" in self.path or self._is_list_view() and self._get_paginator() is not None:
+        if "{" in self.path or (self._is_list_view() and self._get_paginator() is not None):
             codes.append("404")
         declared = getattr(self.view, "schema_error_codes", ())
         if isinstance(declared, dict):
@@ -72,6 +72,14 @@ class AutoSchema(BaseAutoSchema):
                 schema["minItems"] = low
             if getattr(field, "max_length", None) is not None:
                 schema["maxItems"] = field.max_length
+        return schema
+
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> Any:
+        """As drf-spectacular, and ``additionalProperties: false`` for a serializer that
+        refuses keys it does not know (``schema_closed = True`` on its class)."""
+        schema = super()._map_basic_serializer(serializer, direction)
+        if getattr(serializer, "schema_closed", False):
+            schema["additionalProperties"] = False
         return schema
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
