@@ -7,10 +7,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games import fairness, shapes
+from games import event_shapes, fairness, shapes
 from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
@@ -263,6 +263,19 @@ GameSerializer = schema_serializer(shapes.Game)
 TurnSerializer = schema_serializer(shapes.Turn)
 GamePositionSerializer = schema_serializer(shapes.GamePosition)
 EventSerializer = schema_serializer(shapes.Event)
+
+
+def match_events(*, many: bool = False, state: bool = False) -> PolymorphicProxySerializer:
+    """The schema of the match log's events: ``MatchEvent``, a ``oneOf`` of each type's
+    event (``event_shapes``) discriminated by ``type``; with ``state``,
+    ``MatchStreamEvent``: the same and the stream's ``state`` snapshot."""
+    events = {type_: schema_serializer(shape)
+              for type_, shape in event_shapes.MATCH_EVENTS.items()}
+    if state:
+        events["state"] = schema_serializer(event_shapes.STATE_EVENT)
+    return PolymorphicProxySerializer(
+        component_name="MatchStreamEvent" if state else "MatchEvent",
+        serializers=events, resource_type_field_name="type", many=many)
 LegalPlaysSerializer = schema_serializer(shapes.LegalPlays)
 MatchRecordSerializer = schema_serializer(shapes.MatchRecord)
 DiceStatsSerializer = schema_serializer(shapes.DiceStats)

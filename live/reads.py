@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 from games.models import Event, Match, is_over
-from games.selectors import event_json, match_review_open
+from games.selectors import event_json, match_get, match_json, match_review_open
 from live import kinds
 from nard_site.api.renderers import render_json
 
@@ -61,6 +62,17 @@ def message(match: Match, events: Sequence[Event]) -> Message:
         events=tuple((e.seq, e.type, render(event_json(e))) for e in events),
         accounts={uid: tuple((kind, render(data)) for kind, data in found)
                   for uid, found in kinds.items(match, events).items()})
+
+
+def state_event(match_id: int, viewer: Any) -> str | None:
+    """The match stream's ``state`` event: the match as ``viewer`` reads it with
+    ``GET matches/{id}/``, and the ``seq`` of the last event it includes (``None`` for a
+    match that is gone)."""
+    match = match_get(match_id)
+    if match is None:
+        return None
+    return render({"seq": match.last_event_seq, "type": "state", "at": timezone.now(),
+                   "data": match_json(match, viewer)})
 
 
 def log_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool, bool]:

@@ -292,6 +292,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
                             "ColorChoiceEnum": "games.serializers.COLOR_CHOICES",
                             "ErrorCodeEnum": "nard_site.api.errors.ERROR_CODES",
+                            "EndReasonEnum": "games.models.EndReason.values",
                             "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES"},
 }
 

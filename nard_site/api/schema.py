@@ -11,6 +11,8 @@ from rest_framework.permissions import AllowAny
 from nard_site.api.errors import Error
 from nard_site.api.shapes import schema_serializer
 
+EVENT_STREAM = "text/event-stream"
+
 ErrorSerializer = schema_serializer(Error)
 """Documents the one error shape (built from :class:`nard_site.api.errors.Error`)."""
 
@@ -84,6 +86,12 @@ class AutoSchema(BaseAutoSchema):
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
+        for response in responses.values():
+            stream = response.get("content", {}).get(EVENT_STREAM)
+            if stream is not None and "$ref" in stream.get("schema", {}):
+                # A stream's body is text; its events' data are the items named here.
+                stream["x-item-schema"] = stream["schema"]
+                stream["schema"] = {"type": "string", "format": "event-stream"}
         for code in self._error_codes():
             if code not in responses:
                 response = self._get_response_for_code(ErrorSerializer, code, direction=direction)

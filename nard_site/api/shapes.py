@@ -53,7 +53,8 @@ class Doc:
 
     ``help``: the field's help text. Options: ``choices`` (a ``ChoiceField`` of these
     values, e.g. a model's ``TextChoices.values``), ``date=True`` (an ISO date in a
-    ``str``: a ``DateField``); any other option goes to the field as it is
+    ``str``: a ``DateField``), ``const=True`` (a ``Literal`` of one string: the schema's
+    ``enum`` of that one value, inline); any other option goes to the field as it is
     (``min_value``, ``max_value``, …). Several ``Doc`` on one key add up."""
 
     __slots__ = ("help", "options")
@@ -145,6 +146,14 @@ def _field(hint: Any, options: dict[str, Any]) -> serializers.Field:
             raise TypeError(f"only X | None unions have a field, not {hint!r}")
         inner, inner_options = unwrap(args[0])
         return _field(inner, {**inner_options, **options, "allow_null": True})
+    if options.pop("const", False):
+        # One fixed string (a discriminator's value): a plain enum of one, not an enum
+        # component of its own per value.
+        (value,) = get_args(hint)
+        field = serializers.CharField(**options)
+        field._spectacular_annotation = {  # type: ignore[attr-defined]
+            "field": {"type": "string", "enum": [value]}}
+        return field
     listed = options.pop("choices", None)
     choices = get_args(hint) if origin is Literal else listed
     if choices is not None:
