@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.password_validation import MinimumLengthValidator, get_default_password_validators
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+)
 
 from .models import ApiToken
 

@@ -9,8 +9,8 @@ from rest_framework import serializers
 from nard_site.api.shapes import schema_serializer
 
 from . import names
-from .passwords import password_min_length
 from .models import User
+from .passwords import password_min_length
 from .stats import Stats, stats_for
 
 

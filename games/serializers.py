@@ -269,8 +269,8 @@ def match_events(*, many: bool = False, state: bool = False) -> PolymorphicProxy
     """The schema of the match log's events: ``MatchEvent``, a ``oneOf`` of each type's
     event (``event_shapes``) discriminated by ``type``; with ``state``,
     ``MatchStreamEvent``: the same and the stream's ``state`` snapshot."""
-    events = {type_: schema_serializer(shape)
-              for type_, shape in event_shapes.MATCH_EVENTS.items()}
+    events: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
+        type_: schema_serializer(shape) for type_, shape in event_shapes.MATCH_EVENTS.items()}
     if state:
         events["state"] = schema_serializer(event_shapes.STATE_EVENT)
     return PolymorphicProxySerializer(

@@ -25,8 +25,9 @@ PlayerReviewSerializer = schema_serializer(shapes.PlayerReview)
 
 _REQUEST = inline_serializer("AnalysisRequest", {
     "depth": serializers.ChoiceField(
-        choices=DEPTHS, required=False, help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
-                                  "reduced but in backgammon)."),
+        choices=DEPTHS, required=False,
+        help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
+                  "reduced but in backgammon)."),
 })
 
 

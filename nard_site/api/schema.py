@@ -69,11 +69,13 @@ class AutoSchema(BaseAutoSchema):
         which it leaves out."""
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if is_list_serializer(field) and isinstance(schema, dict):
-            low = getattr(field, "min_length", None) or (0 if field.allow_empty else 1)
+            low = getattr(field, "min_length", None) or (
+                0 if getattr(field, "allow_empty", True) else 1)
             if low:
                 schema["minItems"] = low
-            if getattr(field, "max_length", None) is not None:
-                schema["maxItems"] = field.max_length
+            high = getattr(field, "max_length", None)
+            if high is not None:
+                schema["maxItems"] = high
         return schema
 
     def _map_basic_serializer(self, serializer: Any, direction: Any) -> Any:

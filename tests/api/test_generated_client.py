@@ -73,7 +73,6 @@ def test_every_operation_is_generated(server, generated):
 
 
 def test_the_generated_client_plays_a_whole_match(server, generated):
-    package, _ = generated
     client_module = importlib.import_module(f"{PACKAGE}.client")
     api = importlib.import_module(f"{PACKAGE}.api.matches")
     models = importlib.import_module(f"{PACKAGE}.models")

@@ -46,7 +46,8 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 def iso(moment: datetime) -> str:
     """The API's one format for an instant: UTC, milliseconds, ``Z``."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    millis = f"{moment.microsecond // 1000:03d}"
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis}Z"
 
 
 def clock_match(white: Seat, black: Seat, script: Any, *, turn_seconds: int | None = 60,
