@@ -45,6 +45,7 @@ from games.serializers import (
     asked_steps,
 )
 from games.transitions import step_json
+from nard_site.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional
 from nard_site.api.idempotency import idempotent
 from nard_site.domain import DomainError
 from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
@@ -150,12 +151,13 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       rated=data.get("rated"))
         return self._answer(match, status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
+    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH],
+                   responses={200: MatchSerializer, 304: NOT_MODIFIED})
     def retrieve(self, request: Request, pk: str) -> Response:
         match = self._match()
         if clocks.is_abandoned(match, timezone.now()):  # lazy: writes only when overdue
             match = services.match_settle_clock(match_id=match.pk, by="request") or self._match()
-        return self._answer(match)
+        return conditional(request, selectors.match_json(match, request.user, self.perspective))
 
     @extend_schema(request=SeededVersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY])
@@ -299,21 +301,25 @@ class MatchViewSet(viewsets.GenericViewSet):
                                        expected_version=data.get("expected_version"))
         return self._answer(match, status.HTTP_201_CREATED)
 
-    @extend_schema(responses=GameSerializer(many=True))
+    @extend_schema(parameters=[IF_NONE_MATCH],
+                   responses={200: GameSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], pagination_class=None)
     def games(self, request: Request, pk: str) -> Response:
-        return Response([selectors.game_json(g) for g in selectors.game_list(self._match())])
+        return conditional(request, [selectors.game_json(g)
+                                     for g in selectors.game_list(self._match())])
 
-    @extend_schema(responses=TurnSerializer(many=True))
+    @extend_schema(parameters=[IF_NONE_MATCH],
+                   responses={200: TurnSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/moves",
             pagination_class=None)
     def game_moves(self, request: Request, pk: str, number: str) -> Response:
         game = selectors.game_list(self._match()).filter(number=url_id(number)).first()
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
-        return Response(selectors.turn_list_json(game))
+        return conditional(request, selectors.turn_list_json(game))
 
-    @extend_schema(responses=GamePositionSerializer(many=True), parameters=[PERSPECTIVE])
+    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH],
+                   responses={200: GamePositionSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/positions",
             pagination_class=None)
     def game_positions(self, request: Request, pk: str, number: str) -> Response:
@@ -325,7 +331,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             raise NotFound(f"Match {pk} has no game {number}.")
         perspective = (self.perspective if self.perspective is not None
                        else selectors.replay_perspective(match, request.user))
-        return Response(selectors.game_positions_json(game, perspective))
+        return conditional(request, selectors.game_positions_json(game, perspective))
 
     # --- match record: export and import (docs/notation.md, "Match record") ---------------
 
