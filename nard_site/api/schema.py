@@ -23,6 +23,8 @@ _DESCRIPTIONS = {
     "401": "Missing or invalid credentials (`not_authenticated`).",
     "403": "Not allowed (`permission_denied`, `csrf_failed`).",
     "404": "No such object or page (`not_found`).",
+    "406": "An `Accept` header (or `?format=`) the operation cannot answer in "
+    "(`not_acceptable`).",
     "409": "The state changed or it is not your turn "
     "(`version_conflict`, `not_your_turn`, `wrong_phase`), a limit on unfinished "
     "matches (`too_many_computer_matches`, `too_many_invitations`), a pairing already "
@@ -40,13 +42,14 @@ _DESCRIPTIONS = {
 
 class AutoSchema(BaseAutoSchema):
     def _error_codes(self) -> list[str]:
-        """The error statuses the operation can answer: 400 (a bad body, query parameter
-        or header) and 429 everywhere, 503 (the database out of reach) everywhere, 413/415
-        with a body, 401 wherever credentials are read (a bad token is refused even on a
-        public read) and 403 where an account is needed, 404 with a path parameter or a
-        page number, and what the view declares in ``schema_error_codes``: a tuple for
-        every method, or a mapping of method to tuple (``{"DELETE": ("404",)}``)."""
-        codes = ["400", "429", "503"]
+        """The error statuses the operation can answer: everywhere 400 (a bad body, query
+        parameter or header), 406 (an ``Accept`` it cannot answer), 429 and 503 (the
+        database out of reach); 413/415 with a body, 401 wherever credentials are read (a
+        bad token is refused even on a public read) and 403 where an account is needed, 404
+        with a path parameter or a page number; and what the view declares in
+        ``schema_error_codes``: a tuple for every method, or a mapping of method to tuple
+        (``{"DELETE": ("404",)}``)."""
+        codes = ["400", "406", "429", "503"]
         if self.method in ("POST", "PUT", "PATCH"):
             codes += ["413", "415"]
         permissions = self.view.get_permissions() if hasattr(self.view, "get_permissions") else []
