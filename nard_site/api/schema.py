@@ -13,6 +13,20 @@ from nard_site.api.shapes import schema_serializer
 
 EVENT_STREAM = "text/event-stream"
 
+
+def sse_event(item: str) -> dict[str, Any]:
+    """The schema of one Server-Sent Event whose ``data`` is one line of JSON, an
+    ``item`` (a component's name)."""
+    return {"type": "object", "properties": {
+        "id": {"type": "string", "description": "The event's `seq` (match streams; absent "
+                                                "on `state` and on the account's items)."},
+        "event": {"type": "string", "description": "The item's `type`."},
+        "data": {"type": "string", "description": f"One line of JSON: a `{item}` (the "
+                                                  "media type's `x-item-schema`)."},
+        "retry": {"type": "integer", "description": "Milliseconds to wait before "
+                                                    "reconnecting."},
+    }}
+
 ErrorSerializer = schema_serializer(Error)
 """Documents the one error shape (built from :class:`nard_site.api.errors.Error`)."""
 
@@ -94,9 +108,10 @@ class AutoSchema(BaseAutoSchema):
         for response in responses.values():
             stream = response.get("content", {}).get(EVENT_STREAM)
             if stream is not None and "$ref" in stream.get("schema", {}):
-                # A stream's body is text; its events' data are the items named here.
+                # Before OpenAPI 3.2 (itemSchema) a stream's `schema` describes each event
+                # (as schemathesis reads it); the JSON its `data` holds is named here.
                 stream["x-item-schema"] = stream["schema"]
-                stream["schema"] = {"type": "string", "format": "event-stream"}
+                stream["schema"] = sse_event(stream["schema"]["$ref"].rsplit("/", 1)[-1])
         for code in self._error_codes():
             if code not in responses:
                 response = self._get_response_for_code(ErrorSerializer, code, direction=direction)

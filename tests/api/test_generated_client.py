@@ -109,6 +109,18 @@ def test_the_generated_client_plays_a_whole_match(server, generated):
         match = read.sync(client=client, id=match.id)
     assert match.winner is not None
     assert match.score.white + match.score.black >= 1
+    # The log, typed: each event parsed as its own type's model (MatchEvent's oneOf).
+    events = importlib.import_module(f"{api.__name__}.matches_events_list").sync(
+        client=client, id=str(match.id))
+    kinds = {type(event).__name__ for event in events}
+    assert {"MatchCreatedEvent", "RollEvent", "StepEvent", "GameOverEvent",
+            "MatchOverEvent"} <= kinds
+    step = next(event for event in events if type(event).__name__ == "StepEvent")
+    assert step.data.board.perspective.value == step.data.side.value
+    # The stream of the finished match, asked after its last event: 204, no crash.
+    stream = importlib.import_module(f"{api.__name__}.matches_stream")
+    finished = stream.sync_detailed(client=client, id=match.id, after=events[-1].seq)
+    assert finished.status_code == 204
 
 
 def _a_whole_play(models: Any, tree: list[Any]) -> list[Any]:
