@@ -77,6 +77,7 @@ def sse_response(body: Any) -> StreamingHttpResponse:
 class StreamView(APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
     schema_error_codes = ("429",)
+    schema_format_parameter = False  # ?format= is refused (refuse_format)
 
     def finalize_response(self, request: Request, response: Any, *args: Any,
                           **kwargs: Any) -> Any:

@@ -79,6 +79,13 @@ class AutoSchema(BaseAutoSchema):
         codes += list(declared)
         return sorted(set(codes))
 
+    def _get_format_parameters(self) -> Any:
+        """``?format=``, but where the view refuses it (``schema_format_parameter =
+        False``: the streams answer only ``text/event-stream``)."""
+        if not getattr(self.view, "schema_format_parameter", True):
+            return []
+        return super()._get_format_parameters()
+
     def _map_serializer_field(self, field: Any, direction: Any,
                               bypass_extensions: bool = False) -> Any:
         """As drf-spectacular, and a nested ``many=True`` serializer's bounds
