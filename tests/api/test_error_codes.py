@@ -54,3 +54,12 @@ def test_every_code_in_the_source_is_listed():
     found -= FIELD_CODES
     assert "csrf_failed" in found and "unknown_depth" in found  # the scan sees them
     assert found <= set(STATUS_OF_CODE), found - set(STATUS_OF_CODE)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["matches/%0A/claim/", "matches/%0A/", "nothing/%0D%0A"])
+def test_a_path_with_a_newline_is_a_json_404(path):
+    response = APIClient().post(f"{API}/{path}")
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert json.loads(response.content)["error"]["code"] == "not_found"
