@@ -87,10 +87,19 @@ class MeSerializer(PublicProfileSerializer):
         read_only_fields = fields  # type: ignore[assignment]
 
 
+class DisplayNameField(serializers.CharField):
+    """A display name: the schema says the characters it may never hold (control and
+    text-direction characters; ``names.display_name_problem`` checks the rest)."""
+
+    schema_pattern = ("^[^\\u0000-\\u001f\\u007f-\\u009f"
+                      + "".join(f"\\u{ord(c):04x}" for c in sorted(names.BIDI_CONTROLS))
+                      + "]*$")
+
+
 class MeUpdateSerializer(serializers.Serializer):
     """``context["user"]`` is the player whose profile changes."""
 
-    display_name = serializers.CharField(max_length=64, allow_blank=True)
+    display_name = DisplayNameField(max_length=64, allow_blank=True)
 
     def validate_display_name(self, value: str) -> str:
         user = self.context["user"]

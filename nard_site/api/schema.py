@@ -6,12 +6,15 @@ from typing import Any
 
 from drf_spectacular.openapi import AutoSchema as BaseAutoSchema
 from drf_spectacular.plumbing import is_list_serializer
+from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
 from nard_site.api.errors import Error
 from nard_site.api.shapes import schema_serializer
 
 EVENT_STREAM = "text/event-stream"
+NO_NUL = "^[^\\u0000]*$"
+"""A string without the NUL character, which every DRF ``CharField`` refuses."""
 
 
 def sse_event(item: str) -> dict[str, Any]:
@@ -88,10 +91,21 @@ class AutoSchema(BaseAutoSchema):
 
     def _map_serializer_field(self, field: Any, direction: Any,
                               bypass_extensions: bool = False) -> Any:
-        """As drf-spectacular, and a nested ``many=True`` serializer's bounds
-        (``allow_empty=False``, ``min_length``, ``max_length``) as ``minItems``/``maxItems``,
-        which it leaves out."""
+        """As drf-spectacular, and what it leaves out: a nested ``many=True`` serializer's
+        bounds (``allow_empty=False``, ``min_length``, ``max_length``) as
+        ``minItems``/``maxItems``; an input string's characters (``pattern``)."""
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if (direction == "request" and isinstance(schema, dict)
+                and isinstance(field, serializers.CharField)
+                and schema.get("type") == "string" and "enum" not in schema):
+            # What the field refuses besides its length: its own ``schema_pattern``, else
+            # the NUL character (every DRF CharField refuses it).
+            pattern = getattr(field, "schema_pattern", NO_NUL)
+            if getattr(field, "allow_blank", False) and pattern.endswith("]*$"):
+                # drf-spectacular adds the empty string as a oneOf's other branch: this
+                # one must not match it too.
+                pattern = pattern[:-3] + "]+$"
+            schema.setdefault("pattern", pattern)
         if is_list_serializer(field) and isinstance(schema, dict):
             low = getattr(field, "min_length", None) or (
                 0 if getattr(field, "allow_empty", True) else 1)
