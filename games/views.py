@@ -45,12 +45,15 @@ from games.serializers import (
     asked_steps,
 )
 from games.transitions import step_json
-from nard_site.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional
+from nard_site.api.conditional import ETAG, IF_NONE_MATCH, NOT_MODIFIED, conditional
 from nard_site.api.idempotency import idempotent
 from nard_site.domain import DomainError
 from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
 from nardy.mat import format_mat, mat_refusal
 
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[200, 201], enum=["true"],
+    description="`true` on an answer replayed for a repeated `Idempotency-Key`.")
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     # 1-255 visible ASCII characters (nard_site.api.idempotency); inner spaces allowed.
@@ -137,7 +140,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             [selectors.match_json(m, request.user, search=False) for m in page])
 
     @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchSerializer},
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @idempotent
     def create(self, request: Request) -> Response:
         data = _valid(MatchCreateInputSerializer, request.data)
@@ -151,7 +154,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       rated=data.get("rated"))
         return self._answer(match, status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH],
+    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH, ETAG],
                    responses={200: MatchSerializer, 304: NOT_MODIFIED})
     def retrieve(self, request: Request, pk: str) -> Response:
         match = self._match()
@@ -160,7 +163,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return conditional(request, selectors.match_json(match, request.user, self.perspective))
 
     @extend_schema(request=SeededVersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def join(self, request: Request, pk: str) -> Response:
@@ -171,7 +174,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=SeedInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def seed(self, request: Request, pk: str) -> Response:
@@ -183,7 +186,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             side=data.get("side"), expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def cancel(self, request: Request, pk: str) -> Response:
@@ -191,7 +194,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._abort_before_start(request, pk)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def decline(self, request: Request, pk: str) -> Response:
@@ -209,7 +212,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_cancel)
 
     @extend_schema(request=SeededVersionInputSerializer, responses=RollResultSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def roll(self, request: Request, pk: str) -> Response:
@@ -226,7 +229,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                                else {"die": roll["die"]}))
 
     @extend_schema(request=MovesInputSerializer, responses=MovesResultSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def moves(self, request: Request, pk: str) -> Response:
@@ -239,7 +242,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                             applied=[step_json(a.step, a.hit) for a in played.applied])
 
     @extend_schema(request=ResignInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def resign(self, request: Request, pk: str) -> Response:
@@ -250,7 +253,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def offer(self, request: Request, pk: str) -> Response:
@@ -258,7 +261,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_offer)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def accept(self, request: Request, pk: str) -> Response:
@@ -266,7 +269,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_accept)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def refuse(self, request: Request, pk: str) -> Response:
@@ -274,7 +277,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_refuse)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def claim(self, request: Request, pk: str) -> Response:
@@ -283,7 +286,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_claim)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def abort(self, request: Request, pk: str) -> Response:
@@ -291,7 +294,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_abort_unstarted)
 
     @extend_schema(request=VersionInputSerializer, responses={201: MatchSerializer},
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def rematch(self, request: Request, pk: str) -> Response:
@@ -301,14 +304,14 @@ class MatchViewSet(viewsets.GenericViewSet):
                                        expected_version=data.get("expected_version"))
         return self._answer(match, status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[IF_NONE_MATCH],
+    @extend_schema(parameters=[IF_NONE_MATCH, ETAG],
                    responses={200: GameSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], pagination_class=None)
     def games(self, request: Request, pk: str) -> Response:
         return conditional(request, [selectors.game_json(g)
                                      for g in selectors.game_list(self._match())])
 
-    @extend_schema(parameters=[IF_NONE_MATCH],
+    @extend_schema(parameters=[IF_NONE_MATCH, ETAG],
                    responses={200: TurnSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/moves",
             pagination_class=None)
@@ -318,7 +321,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             raise NotFound(f"Match {pk} has no game {number}.")
         return conditional(request, selectors.turn_list_json(game))
 
-    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH],
+    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH, ETAG],
                    responses={200: GamePositionSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/positions",
             pagination_class=None)

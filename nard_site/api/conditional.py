@@ -22,6 +22,9 @@ from .renderers import render_json
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified: `If-None-Match` names the answer's "
                                            "current `ETag`; no body.")
+ETAG = OpenApiParameter(
+    "ETag", str, OpenApiParameter.HEADER, response=[200, 304],
+    description="The answer's strong tag: send it back as `If-None-Match`.")
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match", str, OpenApiParameter.HEADER, required=False,
     description="The `ETag` of an answer you hold: unchanged, the answer is 304 with no body.")
