@@ -96,8 +96,8 @@ SSE_DESCRIPTION = (
 
 def sse_200(items: Any) -> OpenApiResponse:
     """A stream's 200: ``text/event-stream`` whose events' data are ``items`` (the schema
-    writes the stream as a string and names the items' schema in ``x-item-schema``:
-    nard_site.api.schema)."""
+    describes each event and names the items' schema in ``x-item-schema``:
+    :meth:`nard_site.api.schema.AutoSchema._get_response_bodies`)."""
     return OpenApiResponse(items, description=SSE_DESCRIPTION)
 
 
