@@ -12,9 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.password_validation import (
+    MinimumLengthValidator,
+    get_default_password_validators,
+)
 from oauth2_provider.models import get_access_token_model, get_refresh_token_model
 
 from .models import ApiToken
+
+
+def password_min_length() -> int:
+    """The shortest password the configured validators accept (``MinimumLengthValidator``;
+    1 without one): what the schema says as the password's ``minLength``."""
+    lengths = [v.min_length for v in get_default_password_validators()
+               if isinstance(v, MinimumLengthValidator)]
+    return max(lengths, default=1)
 
 
 class RevokeTokensOnPasswordChange:

@@ -11,6 +11,7 @@ from nard_site.api.shapes import schema_serializer
 from . import names, scopes
 from .models import ApiToken, User
 from .notices import NoticeItem
+from .passwords import password_min_length
 from .selectors import CHALLENGE_SETTINGS
 from .stats import Stats, stats_for
 
@@ -32,11 +33,13 @@ def _staff_names() -> list[str]:
 
 class RegisterInputSerializer(serializers.Serializer):
     username = UsernameField(validators=[UnicodeUsernameValidator()])
+    # min_length as the password validators require (the schema's minLength says it).
     password = serializers.CharField(write_only=True, max_length=128,
+                                     min_length=password_min_length(),
                                      style={"input_type": "password"}, trim_whitespace=False)
-    # 254: the longest address SMTP carries (RFC 5321), and the column's size.
-    email = serializers.EmailField(required=False, allow_blank=True, default="",
-                                   max_length=254)
+    # 254: the longest address SMTP carries (RFC 5321), and the column's size. No default:
+    # the schema's "" would not be an email (accounts.services.user_register's is "").
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
 
     def validate_username(self, value: str) -> str:
         problem = names.username_problem(value, taken_by_staff=_staff_names())
@@ -93,10 +96,19 @@ class MeSerializer(PublicProfileSerializer):
         read_only_fields = fields  # type: ignore[assignment]
 
 
+class DisplayNameField(serializers.CharField):
+    """A display name: the schema says the characters it may never hold (control and
+    text-direction characters; ``names.display_name_problem`` checks the rest)."""
+
+    schema_pattern = ("^[^\\u0000-\\u001f\\u007f-\\u009f"
+                      + "".join(f"\\u{ord(c):04x}" for c in sorted(names.BIDI_CONTROLS))
+                      + "]*$")
+
+
 class MeUpdateSerializer(serializers.Serializer):
     """``context["user"]`` is the player whose profile changes."""
 
-    display_name = serializers.CharField(max_length=64, allow_blank=True)
+    display_name = DisplayNameField(max_length=64, allow_blank=True)
     challenges = serializers.ChoiceField(
         choices=CHALLENGE_SETTINGS, help_text="Who may invite you to a match: `everyone`, "
                                               "`following` (those you follow) or `nobody`.")

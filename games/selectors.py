@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any, Final, cast
 
 from django.db.models import Count, Q, QuerySet, Sum
@@ -27,6 +27,7 @@ from games.models import (
 from games.models import Turn as TurnRecord
 from games.replay import GameReplay, ReplayError
 from games.transitions import game_points, legal_steps_json
+from nard_site.api.renderers import iso_time
 from nardy import (
     RULESETS,
     SIDE_NAMES,
@@ -378,8 +379,16 @@ def event_list(match: Match, *, after: int = 0, limit: int | None = None) -> Que
     return events[:limit] if limit is not None else events
 
 
+_TIMED_EVENTS = frozenset({"claim", "abandoned", "deadline"})
+"""Events whose ``data.deadline`` is an instant: logged before times had one format
+(``…+00:00``, microseconds), read in it (UTC, milliseconds, ``Z``)."""
+
+
 def event_json(event: Event) -> shapes.Event:
-    return {"seq": event.seq, "type": event.type, "at": event.at, "data": event.data}
+    data = event.data
+    if event.type in _TIMED_EVENTS and isinstance(data.get("deadline"), str):
+        data = {**data, "deadline": iso_time(datetime.fromisoformat(data["deadline"]))}
+    return {"seq": event.seq, "type": event.type, "at": event.at, "data": data}
 
 
 # --- match records (docs/notation.md, "Match record") ------------------------------------

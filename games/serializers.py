@@ -7,10 +7,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
-from games import fairness, shapes
+from games import event_shapes, fairness, shapes
 from games.models import (
     MATCH_LENGTHS,
     MAX_TURN_SECONDS,
@@ -110,7 +110,9 @@ class VersionInputSerializer(serializers.Serializer):
 
 
 @extend_schema_field({"type": "string", "minLength": 1,
-                      "maxLength": fairness.MAX_PLAYER_SEED})
+                      "maxLength": fairness.MAX_PLAYER_SEED,
+                      # no control characters (Cc) nor lone surrogates (Cs): fairness's check
+                      "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f\\ud800-\\udfff]*$"})
 class AnyJSONField(serializers.Field):
     """Any JSON value, passed on as it is: the service checks it (a player's seed must
     be refused with its own reason, never coerced to text). Documented as the text it
@@ -149,6 +151,10 @@ class SeedInputSerializer(VersionInputSerializer):
                                              "to roll; White in the roll-off).")
 
 
+COLOR_CHOICES = (*SIDE_NAMES, "random")
+"""The colours one may ask for: a side, or ``random`` (the schema's ``ColorChoiceEnum``)."""
+
+
 class MatchCreateInputSerializer(serializers.Serializer):
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
     rules = RulesField(help_text="The rule set (`GET rules/` describes each).")
@@ -156,7 +162,7 @@ class MatchCreateInputSerializer(serializers.Serializer):
                                      max_length=150, help_text="Invite this username.")
     hotseat = serializers.BooleanField(required=False, default=MatchOptions.hotseat,
                                        help_text="Play both sides from this account.")
-    color = serializers.ChoiceField(choices=(*SIDE_NAMES, "random"), required=False,
+    color = serializers.ChoiceField(choices=COLOR_CHOICES, required=False,
                                     default="random", help_text="Your colour.")
     computer = serializers.CharField(required=False, allow_null=True, max_length=32,
                                      help_text="Play the computer at this level (`GET "
@@ -257,6 +263,19 @@ GameSerializer = schema_serializer(shapes.Game)
 TurnSerializer = schema_serializer(shapes.Turn)
 GamePositionSerializer = schema_serializer(shapes.GamePosition)
 EventSerializer = schema_serializer(shapes.Event)
+
+
+def match_events(*, many: bool = False, state: bool = False) -> PolymorphicProxySerializer:
+    """The schema of the match log's events: ``MatchEvent``, a ``oneOf`` of each type's
+    event (``event_shapes``) discriminated by ``type``; with ``state``,
+    ``MatchStreamEvent``: the same and the stream's ``state`` snapshot."""
+    events: dict[str, serializers.Serializer | type[serializers.Serializer]] = {
+        type_: schema_serializer(shape) for type_, shape in event_shapes.MATCH_EVENTS.items()}
+    if state:
+        events["state"] = schema_serializer(event_shapes.STATE_EVENT)
+    return PolymorphicProxySerializer(
+        component_name="MatchStreamEvent" if state else "MatchEvent",
+        serializers=events, resource_type_field_name="type", many=many)
 LegalPlaysSerializer = schema_serializer(shapes.LegalPlays)
 MatchRecordSerializer = schema_serializer(shapes.MatchRecord)
 DiceStatsSerializer = schema_serializer(shapes.DiceStats)

@@ -52,6 +52,7 @@ from games.models import (
 )
 from games.start import MatchOptions, match_start, seats
 from games.unit_of_work import Change
+from nard_site.api.renderers import iso_time, iso_time_or_none
 from nardy import (
     BLACK,
     SIDE_NAMES,
@@ -564,7 +565,7 @@ def match_claim(*, match_id: int, user: User, expected_version: int | None = Non
             raise NotYourTurn("You are the side to act: only the waiting side may claim.",
                               details={"turn": color_of(late[0])})
         if not clocks.is_late(match, change.now):
-            deadline = match.deadline.isoformat() if match.deadline else None
+            deadline = iso_time_or_none(match.deadline)
             raise WrongPhase(f"The deadline has not passed yet ({deadline}).",
                              details={"reason": "not_late", "deadline": deadline})
         transitions.claim(change, game, claimers[0], late[0])
@@ -606,7 +607,7 @@ def match_warn_clock(*, match_id: int) -> Match | None:
             return None
         match.deadline_warned = True
         change.log("deadline", game=match.current_game.number, side=color_of(late[0]),
-                   deadline=match.deadline.isoformat())
+                   deadline=iso_time(match.deadline))
         return change.commit(quiet=True)
 
 

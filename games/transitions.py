@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from django.utils.translation import gettext_noop
 
@@ -35,6 +36,7 @@ from games.models import (
 )
 from games.models import Turn as TurnRecord
 from games.unit_of_work import Change
+from nard_site.api.renderers import iso_time_or_none
 from nardy import (
     MAX_TURNS_PER_GAME,
     WHITE,
@@ -195,6 +197,8 @@ def play(change: Change, game: Game, wanted: Sequence[Step | AskedStep]) -> Turn
     state = game.turn_state()
     assert state is not None
     applied: list[AppliedStep] = []
+    boards: list[tuple[shapes.Board, str]] = []  # after each step: the board, its id
+    codec = change.match.ruleset.codec
     for index, asked in enumerate(wanted):
         src, dst, die = asked.src, asked.dst, asked.die or None
         try:
@@ -212,12 +216,16 @@ def play(change: Change, game: Game, wanted: Sequence[Step | AskedStep]) -> Turn
         opponent = other(state.side)
         hit = after.position.bar_of(opponent) > state.position.bar_of(opponent)
         applied.append(AppliedStep(step, hit))
+        boards.append((cast(shapes.Board, codec.board(after.position, state.side)),
+                       after.position.to_id()))
         state = after
     record = game.current_turn
     assert record is not None
-    for done in applied:
+    # Each step event carries the position after it (the board in the mover's numbering
+    # and its position id): a client that follows the stream need not read the match.
+    for done, (board, position_id) in zip(applied, boards, strict=True):
         change.log("step", game=game.number, turn=record.number, side=game.turn,
-                   **step_json(done.step, done.hit))
+                   **step_json(done.step, done.hit), board=board, position_id=position_id)
     record.steps = [*record.steps, *(step_json(d.step, d.hit) for d in applied)]
     change.touch(record)
     result = settle(change, game, state)
@@ -431,7 +439,7 @@ def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:
     the clock."""
     deadline = change.match.deadline
     change.log("claim", game=game.number, side=color_of(claimer), late=color_of(late),
-               deadline=deadline.isoformat() if deadline else None)
+               deadline=iso_time_or_none(deadline))
     resign(change, game, late, EndReason.CLAIMED)
 
 
@@ -441,7 +449,7 @@ def abandon(change: Change, game: Game, late: Side, by: str) -> None:
     settled it (``sweep`` or ``request``)."""
     deadline = change.match.deadline
     change.log("abandoned", game=game.number, side=color_of(late), by=by,
-               deadline=deadline.isoformat() if deadline else None)
+               deadline=iso_time_or_none(deadline))
     resign(change, game, late, EndReason.ABANDONED)
 
 

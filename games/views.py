@@ -45,13 +45,20 @@ from games.serializers import (
     asked_steps,
 )
 from games.transitions import step_json
+from nard_site.api.conditional import ETAG, IF_NONE_MATCH, NOT_MODIFIED, conditional
 from nard_site.api.idempotency import idempotent
 from nard_site.domain import DomainError
 from nardy import DEFAULT_RULES, SIDE_NAMES, parse_side
 from nardy.mat import format_mat, mat_refusal
 
+REPLAYED = OpenApiParameter(
+    "Idempotent-Replayed", str, OpenApiParameter.HEADER, response=[200, 201], enum=["true"],
+    description="`true` on an answer replayed for a repeated `Idempotency-Key`.")
 IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    # 1-255 visible ASCII characters (nard_site.api.idempotency); inner spaces allowed.
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
+    OpenApiParameter.HEADER, required=False,
     description="Retry safely: a repeat with the same key and body replays the first answer "
                 "and changes nothing; the same key with another body gets 422. Keys last 24 h.")
 PERSPECTIVE = OpenApiParameter("perspective", str, enum=list(SIDE_NAMES),
@@ -133,7 +140,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             [selectors.match_json(m, request.user, search=False) for m in page])
 
     @extend_schema(request=MatchCreateInputSerializer, responses={201: MatchSerializer},
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @idempotent
     def create(self, request: Request) -> Response:
         data = _valid(MatchCreateInputSerializer, request.data)
@@ -147,15 +154,16 @@ class MatchViewSet(viewsets.GenericViewSet):
                                       rated=data.get("rated"))
         return self._answer(match, status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[PERSPECTIVE], responses=MatchSerializer)
+    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH, ETAG],
+                   responses={200: MatchSerializer, 304: NOT_MODIFIED})
     def retrieve(self, request: Request, pk: str) -> Response:
         match = self._match()
         if clocks.is_abandoned(match, timezone.now()):  # lazy: writes only when overdue
             match = services.match_settle_clock(match_id=match.pk, by="request") or self._match()
-        return self._answer(match)
+        return conditional(request, selectors.match_json(match, request.user, self.perspective))
 
     @extend_schema(request=SeededVersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def join(self, request: Request, pk: str) -> Response:
@@ -166,7 +174,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=SeedInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def seed(self, request: Request, pk: str) -> Response:
@@ -178,7 +186,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             side=data.get("side"), expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def cancel(self, request: Request, pk: str) -> Response:
@@ -186,7 +194,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._abort_before_start(request, pk)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def decline(self, request: Request, pk: str) -> Response:
@@ -204,7 +212,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_cancel)
 
     @extend_schema(request=SeededVersionInputSerializer, responses=RollResultSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def roll(self, request: Request, pk: str) -> Response:
@@ -221,7 +229,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                                else {"die": roll["die"]}))
 
     @extend_schema(request=MovesInputSerializer, responses=MovesResultSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def moves(self, request: Request, pk: str) -> Response:
@@ -234,7 +242,7 @@ class MatchViewSet(viewsets.GenericViewSet):
                             applied=[step_json(a.step, a.hit) for a in played.applied])
 
     @extend_schema(request=ResignInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def resign(self, request: Request, pk: str) -> Response:
@@ -245,7 +253,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def offer(self, request: Request, pk: str) -> Response:
@@ -253,7 +261,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_offer)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def accept(self, request: Request, pk: str) -> Response:
@@ -261,7 +269,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_accept)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def refuse(self, request: Request, pk: str) -> Response:
@@ -269,7 +277,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_refuse)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY, PERSPECTIVE])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
     @action(detail=True, methods=["post"])
     @idempotent
     def claim(self, request: Request, pk: str) -> Response:
@@ -278,7 +286,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_claim)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def abort(self, request: Request, pk: str) -> Response:
@@ -286,7 +294,7 @@ class MatchViewSet(viewsets.GenericViewSet):
         return self._versioned(request, pk, services.match_abort_unstarted)
 
     @extend_schema(request=VersionInputSerializer, responses={201: MatchSerializer},
-                   parameters=[IDEMPOTENCY_KEY])
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED])
     @action(detail=True, methods=["post"])
     @idempotent
     def rematch(self, request: Request, pk: str) -> Response:
@@ -296,21 +304,25 @@ class MatchViewSet(viewsets.GenericViewSet):
                                        expected_version=data.get("expected_version"))
         return self._answer(match, status.HTTP_201_CREATED)
 
-    @extend_schema(responses=GameSerializer(many=True))
+    @extend_schema(parameters=[IF_NONE_MATCH, ETAG],
+                   responses={200: GameSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], pagination_class=None)
     def games(self, request: Request, pk: str) -> Response:
-        return Response([selectors.game_json(g) for g in selectors.game_list(self._match())])
+        return conditional(request, [selectors.game_json(g)
+                                     for g in selectors.game_list(self._match())])
 
-    @extend_schema(responses=TurnSerializer(many=True))
+    @extend_schema(parameters=[IF_NONE_MATCH, ETAG],
+                   responses={200: TurnSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/moves",
             pagination_class=None)
     def game_moves(self, request: Request, pk: str, number: str) -> Response:
         game = selectors.game_list(self._match()).filter(number=url_id(number)).first()
         if game is None:
             raise NotFound(f"Match {pk} has no game {number}.")
-        return Response(selectors.turn_list_json(game))
+        return conditional(request, selectors.turn_list_json(game))
 
-    @extend_schema(responses=GamePositionSerializer(many=True), parameters=[PERSPECTIVE])
+    @extend_schema(parameters=[PERSPECTIVE, IF_NONE_MATCH, ETAG],
+                   responses={200: GamePositionSerializer(many=True), 304: NOT_MODIFIED})
     @action(detail=True, methods=["get"], url_path=r"games/(?P<number>\d+)/positions",
             pagination_class=None)
     def game_positions(self, request: Request, pk: str, number: str) -> Response:
@@ -322,7 +334,7 @@ class MatchViewSet(viewsets.GenericViewSet):
             raise NotFound(f"Match {pk} has no game {number}.")
         perspective = (self.perspective if self.perspective is not None
                        else selectors.replay_perspective(match, request.user))
-        return Response(selectors.game_positions_json(game, perspective))
+        return conditional(request, selectors.game_positions_json(game, perspective))
 
     # --- match record: export and import (docs/notation.md, "Match record") ---------------
 

@@ -5,8 +5,9 @@ and the events the change logged — yielding ``(user id, kind, data)``; a new k
 more function in :data:`KINDS`. :func:`pending` answers the same
 kinds from the database for a stream that (re)connects: what waits for the account now.
 
-Every item's data carries ``match`` (its id) and ``version`` (the match version after
-the change), so a client can tell a repeat (an item of a version it has seen) from news.
+Every item's data carries ``type`` (its kind), ``match`` (its id) and ``version`` (the
+match version after the change), so a client can tell a repeat (an item of a version it
+has seen) from news; :mod:`live.shapes` has each kind's shape.
 
 One more source is not a match: ``notice`` (:func:`notice_items`), an account's notice
 made by any module through ``accounts.services.notice_create``, heard after its commit
@@ -139,7 +140,7 @@ def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, di
     by_user: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for kind in KINDS:
         for user_id, name, data in kind(match, events):
-            by_user.setdefault(user_id, []).append((name, data))
+            by_user.setdefault(user_id, []).append((name, typed(name, data)))
     return by_user
 
 
@@ -160,6 +161,12 @@ def stamp(kind: str, data: dict[str, Any]) -> tuple[int, int]:
     if kind == "notice":
         return NOTICES, data["id"]
     return data["match"], data["version"]
+
+
+def typed(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An item's data with its ``type`` first: its kind (as the SSE ``event:`` says), so a
+    client that reads the data alone knows its shape (the schema's ``AccountEvent``)."""
+    return {"type": kind, **data}
 
 
 def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
@@ -193,4 +200,4 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
             mine = game.rolloff_white if colour == Color.WHITE else game.rolloff_black
             if mine is None and colour is not None:
                 found.append(("your_turn", _turn_data(match, game.number, "roll-off", colour)))
-    return found
+    return [(kind, typed(kind, data)) for kind, data in found]

@@ -3,7 +3,7 @@ ends, the last sequence number of many matches at once, and a committed change r
 once (:class:`Message`) as every stream sends it.
 
 All of it is synchronous database work; the streams run it off the event loop
-(:func:`nard_site.serving.db_call`). Every event is rendered by DRF's renderer: the same bytes
+(:func:`nard_site.serving.db_call`). Every event is rendered by the API's renderer: the same bytes
 as the REST answers of ``events/``.
 """
 
@@ -15,19 +15,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from rest_framework.renderers import JSONRenderer
+from django.utils import timezone
 
 from accounts.models import Notice
 from games.models import Event, Match, is_over
-from games.selectors import event_json, match_review_open
+from games.selectors import event_json, match_get, match_json, match_review_open
 from live import kinds
-
-_render = JSONRenderer().render
+from nard_site.api.renderers import render_json
 
 
 def render(data: Any) -> str:
-    """The API's JSON (DRF's renderer: the same bytes as the REST answers)."""
-    return _render(data).decode()
+    """The API's JSON (its renderer: the same bytes as the REST answers)."""
+    return render_json(data).decode()
 
 
 @dataclass(frozen=True)
@@ -80,6 +79,17 @@ def _by_user(found: Iterable[kinds.Item]) -> dict[int, list[tuple[str, dict[str,
     for user_id, kind, data in found:
         by_user.setdefault(user_id, []).append((kind, data))
     return by_user
+
+
+def state_event(match_id: int, viewer: Any) -> str | None:
+    """The match stream's ``state`` event: the match as ``viewer`` reads it with
+    ``GET matches/{id}/``, and the ``seq`` of the last event it includes (``None`` for a
+    match that is gone)."""
+    match = match_get(match_id)
+    if match is None:
+        return None
+    return render({"seq": match.last_event_seq, "type": "state", "at": timezone.now(),
+                   "data": match_json(match, viewer)})
 
 
 def log_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool, bool]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -94,13 +95,34 @@ async def _wait(sub: Subscription, clock: Clock) -> tuple[bool, bool]:
     return woken, clock.until_heartbeat() <= 0
 
 
-async def match_stream(match_id: int, after: int, *, once: bool = False) -> AsyncIterator[bytes]:
+QUIET_EVENTS = frozenset({"analysis", "deadline"})
+"""Events that change nothing of the match's state: no ``state`` snapshot follows them."""
+
+
+async def match_stream(match_id: int, after: int, *, once: bool = False,
+                       snapshots: bool = False, viewer: Any = None) -> AsyncIterator[bytes]:
     """The match's log after ``after`` as SSE, then live; ends after the match's last event
     (the match over and no game review of it queued or running), after
     ``STREAM_MAX_SECONDS``, or when the client is too slow.
-    ``once``: the log so far only (served over WSGI, where a stream would hold a thread)."""
+    ``once``: the log so far only (served over WSGI, where a stream would hold a thread).
+    ``snapshots``: a ``state`` event (the match as ``viewer`` reads it, no ``id``) after
+    the log read on connecting and after each change that moved the match on."""
     hub = transports.hub()
     sub = hub.subscribe("match", match_id)
+    stale = snapshots  # the state changed since the last snapshot (or none was sent)
+
+    async def snapshot() -> AsyncIterator[bytes]:
+        nonlocal stale
+        if not stale:
+            return
+        try:
+            data = await db_call(lambda: reads.state_event(match_id, viewer))
+        except DB_DOWN:
+            return  # still stale: the next one is sent when the database answers
+        stale = False
+        if data is not None:
+            yield frame(data, "state")
+
     try:
         await hub.ready()
         clock = Clock(sub)
@@ -115,6 +137,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                         for seq, type_, data in page:
                             yield frame(data, type_, seq)
                             last = seq
+                            stale = stale or (snapshots and type_ not in QUIET_EVENTS)
                         if page:
                             clock.wrote()
                         if len(page) < settings.EVENTS_PAGE_SIZE:
@@ -128,6 +151,8 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                     if clock.expired():
                         return
                     continue
+                async for state in snapshot():
+                    yield state
                 if over or once:
                     return
             if sub.overflowed:
@@ -143,8 +168,11 @@ async def match_stream(match_id: int, after: int, *, once: bool = False) -> Asyn
                         break
                     yield frame(data, type_, seq)
                     last = seq
+                    stale = stale or (snapshots and type_ not in QUIET_EVENTS)
                     clock.wrote()
                 else:
+                    async for state in snapshot():
+                        yield state
                     if msg.over and msg.events and msg.events[-1][0] == last:
                         return  # the last event, and no review to come (Message.over)
             if sub.resync:

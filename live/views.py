@@ -8,7 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpResponse, StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+)
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -19,9 +24,11 @@ from rest_framework.views import APIView
 from games import presence, selectors
 from games.exceptions import NotFound
 from games.models import Match, is_over
-from games.serializers import EventSerializer, PerspectiveQuerySerializer
+from games.serializers import PerspectiveQuerySerializer, match_events
 from live import polling, streams
 from live.limits import open_streams
+from live.shapes import ACCOUNT_ITEMS
+from nard_site.api.shapes import schema_serializer
 from nard_site.serving import is_asgi
 
 
@@ -41,6 +48,23 @@ class StreamQuerySerializer(serializers.Serializer):
         min_value=0, max_value=2**31 - 1, required=False,
         help_text="Start after this `seq` (default 0, or the `Last-Event-ID` header, "
                   "which wins when both are given).")
+    snapshots = serializers.BooleanField(
+        required=False, default=False,
+        help_text="`1`: a `state` event (the match as `GET matches/{id}/` answers you) on "
+                  "connecting and after each change that moves the match on, so a client "
+                  "needs no GET between turns.")
+
+
+LAST_EVENT_ID = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+"""The ``Last-Event-ID`` header: a ``seq`` (its errors name the header, not ``after``)."""
+
+
+def refuse_format(request: Request) -> None:
+    """A stream answers only ``text/event-stream``: ``?format=`` (which elsewhere picks the
+    answer's format) is refused rather than ignored."""
+    if "format" in request.query_params:
+        raise serializers.ValidationError(
+            {"format": ["A stream answers only text/event-stream; leave out ?format=."]})
 
 
 def sse_response(body: Any) -> StreamingHttpResponse:
@@ -53,6 +77,7 @@ def sse_response(body: Any) -> StreamingHttpResponse:
 class StreamView(APIView):
     renderer_classes = [JSONRenderer, EventStreamRenderer]
     schema_error_codes = ("429",)
+    schema_format_parameter = False  # ?format= is refused (refuse_format)
 
     def finalize_response(self, request: Request, response: Any, *args: Any,
                           **kwargs: Any) -> Any:
@@ -62,15 +87,24 @@ class StreamView(APIView):
         return super().finalize_response(request, response, *args, **kwargs)
 
 
-# Each Server-Sent Event as its fields (the form OpenAPI tools read a stream in).
-SSE_EVENT = {"type": "object", "properties": {
-    "id": {"type": "string", "description": "The event's `seq` (match streams)."},
-    "event": {"type": "string", "description": "The event's type, or the item's kind."},
-    "data": {"type": "string", "description": "One line of JSON."},
-    "retry": {"type": "integer", "description": "Milliseconds to wait before reconnecting."},
-}}
-SSE_200 = OpenApiResponse(SSE_EVENT, description=(
-    "`text/event-stream`: Server-Sent Events. See docs/api.md, \"Live streams\"."))
+SSE_DESCRIPTION = (
+    "`text/event-stream`: Server-Sent Events (docs/api.md, \"Live streams\"). Each event "
+    "is `id:` (match streams: the event's `seq`), `event:` (its type) and `data:`, one "
+    "line of JSON: one item of the schema `x-item-schema` names, discriminated by its "
+    "`type`; comment lines keep the connection alive.")
+
+
+def sse_200(items: Any) -> OpenApiResponse:
+    """A stream's 200: ``text/event-stream`` whose events' data are ``items`` (the schema
+    describes each event and names the items' schema in ``x-item-schema``:
+    :meth:`nard_site.api.schema.AutoSchema._get_response_bodies`)."""
+    return OpenApiResponse(items, description=SSE_DESCRIPTION)
+
+
+ACCOUNT_EVENT = PolymorphicProxySerializer(
+    component_name="AccountEvent",
+    serializers={kind: schema_serializer(shape) for kind, shape in ACCOUNT_ITEMS.items()},
+    resource_type_field_name="type", many=False)
 
 
 class MatchStreamView(StreamView):
@@ -89,20 +123,24 @@ class MatchStreamView(StreamView):
             OpenApiParameter("Last-Event-ID", int, OpenApiParameter.HEADER, required=False,
                              description="The last `seq` received (EventSource sends it when "
                                          "it reconnects).")],
-        responses={(200, "text/event-stream"): SSE_200,
+        responses={(200, "text/event-stream"): sse_200(match_events(state=True)),
                    204: OpenApiResponse(description="The match is over, nothing is after "
                                                     "the given seq and no game review of it "
                                                     "is queued or running.")})
     def get(self, request: Request, pk: str) -> Any:
-        query = dict(request.query_params)
+        refuse_format(request)
+        query = request.query_params.copy()
         header = request.headers.get("Last-Event-ID")
         if header is not None and header.strip():
-            query["after"] = header.strip()
-        else:
-            query = request.query_params
+            query.pop("after", None)  # the header wins
         serializer = StreamQuerySerializer(data=query)
         serializer.is_valid(raise_exception=True)
         after = serializer.validated_data.get("after", 0)
+        if header is not None and header.strip():
+            try:
+                after = LAST_EVENT_ID.run_validation(header.strip())
+            except serializers.ValidationError as exc:
+                raise serializers.ValidationError({"Last-Event-ID": exc.detail}) from None
         ident = int(pk) if len(pk) <= 19 and int(pk) < 2**63 else None
         match = selectors.match_get(ident) if ident is not None else None
         if match is None:
@@ -117,8 +155,9 @@ class MatchStreamView(StreamView):
         if request.user.is_authenticated and request.user.pk is not None:
             presence.seen(request.user.pk)  # an open stream is presence too
         release = open_streams.acquire(request)
-        response = sse_response(streams.match_stream(match.pk, after,
-                                                     once=not is_asgi(request)))
+        response = sse_response(streams.match_stream(
+            match.pk, after, once=not is_asgi(request),
+            snapshots=serializer.validated_data["snapshots"], viewer=request.user))
         response._resource_closers.append(release)  # type: ignore[attr-defined]
         return response
 
@@ -131,8 +170,10 @@ class AccountStreamView(StreamView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(operation_id="stream", responses={(200, "text/event-stream"): SSE_200})
+    @extend_schema(operation_id="stream",
+                   responses={(200, "text/event-stream"): sse_200(ACCOUNT_EVENT)})
     def get(self, request: Request) -> Any:
+        refuse_format(request)
         if request.user.is_authenticated and request.user.pk is not None:
             presence.seen(request.user.pk)  # an open stream is presence too
         release = open_streams.acquire(request)
@@ -169,7 +210,7 @@ class MatchEventsView(APIView):
                    parameters=[polling.EventsPollQuerySerializer,
                                OpenApiParameter("id", str, OpenApiParameter.PATH,
                                                 pattern=r"^\d+$")],
-                   responses=EventSerializer(many=True))
+                   responses=match_events(many=True))
     def get(self, request: Request, pk: str) -> Any:
         """The log in order, a page at a time (`Link: rel="next"` when more follow); with
         `wait=S`, answers as soon as an event after `after` exists, or `[]` after S s."""

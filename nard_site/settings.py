@@ -297,9 +297,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["nard_site.api.parsers.JSONParser"],
     # The browsable API (HTML pages of every answer) only in development.
     "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
+        "nard_site.api.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
+    # Serializer fields pass datetimes on; the renderer writes them (UTC, ms, Z).
+    "DATETIME_FORMAT": None,
     "NUM_PROXIES": NUM_PROXIES,
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
@@ -338,6 +340,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"ColorEnum": "nardy.SIDE_NAMES",
+                            "ColorChoiceEnum": "games.serializers.COLOR_CHOICES",
+                            "ErrorCodeEnum": "nard_site.api.errors.ERROR_CODES",
+                            "EndReasonEnum": "games.models.EndReason.values",
                             "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES",
                             # Two "status" choice sets now: each keeps a name of its own
                             # (the matches' the one it was published with).

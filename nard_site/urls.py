@@ -23,8 +23,9 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("reviews.urls")),  # before games.urls' router: matches/{id}/analysis/
     path("", include("games.urls")),
     # Anything else under the API is a 404 in the error shape, whatever DEBUG says (and a
-    # POST without its trailing slash is not redirected into a 500).
-    re_path(r"^.*$", json_404),
+    # POST without its trailing slash is not redirected into a 500); [\s\S]: a path with
+    # a newline in it (%0A) too.
+    re_path(r"^[\s\S]*$", json_404),
 ]
 
 urlpatterns = [

@@ -15,6 +15,7 @@ KNOWN = {"rules", "length", "stakes", "turn_seconds", "rated", "bots"}
 
 
 class PairingInputSerializer(serializers.Serializer):
+    schema_closed = True  # unknown options are refused (validate): the schema says so
     rules = RulesField()
     length = serializers.ChoiceField(choices=MATCH_LENGTHS)
     stakes = serializers.ChoiceField(choices=Stakes.values, required=False, default=Stakes.NONE)

@@ -56,6 +56,7 @@ class PairingView(APIView):
     """Quick pairing: ask (``POST``), look again (``GET``), leave the pool (``DELETE``)."""
 
     permission_classes = [IsAuthenticated]
+    schema_error_codes = {"POST": ("409",), "DELETE": ("404",)}
 
     @extend_schema(responses={200: PairingStateSerializer})
     def get(self, request: Request) -> Response:

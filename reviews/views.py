@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from computer.review import DEPTHS
 from games import shapes
 from games.exceptions import NotFound
 from games.selectors import match_get
@@ -23,9 +24,10 @@ MatchAnalysisSerializer = schema_serializer(shapes.MatchAnalysis)
 PlayerReviewSerializer = schema_serializer(shapes.PlayerReview)
 
 _REQUEST = inline_serializer("AnalysisRequest", {
-    "depth": serializers.IntegerField(
-        required=False, help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
-                                  "reduced but in backgammon)."),
+    "depth": serializers.ChoiceField(
+        choices=DEPTHS, required=False,
+        help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
+                  "reduced but in backgammon)."),
 })
 
 
@@ -43,7 +45,7 @@ class MatchAnalysisView(APIView):
         return Response(selectors.analysis_json(analysis),
                         status=status.HTTP_202_ACCEPTED)
 
-    @extend_schema(parameters=[OpenApiParameter("depth", int, required=False,
+    @extend_schema(parameters=[OpenApiParameter("depth", int, required=False, enum=DEPTHS,
                                                 description="Plies (default: the deepest "
                                                             "done, else the latest).")],
                    responses=MatchAnalysisSerializer)
@@ -70,7 +72,8 @@ class PlayerReviewView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=[OpenApiParameter(
-        "last", int, required=False,
+        "last", {"type": "integer", "minimum": 1, "maximum": selectors.MAX_LAST},
+        required=False,
         description=f"N: the newest N analysed games of each rule set count (1 to "
                     f"{selectors.MAX_LAST}, default {selectors.DEFAULT_LAST})."
     )], responses=PlayerReviewSerializer)

@@ -373,8 +373,9 @@ def assert_shape(value: Any, shape: Any, where: str = "$") -> None:
         (inner,) = [a for a in get_args(shape) if a is not type(None)]
         shape, inner_options = unwrap(inner)
         options = {**inner_options, **options}
-    if "choices" in options:
-        assert value in options["choices"], (where, value, options["choices"])
+    if "choices" in options:  # values, or (value, label) pairs
+        values = [c[0] if isinstance(c, tuple) else c for c in options["choices"]]
+        assert value in values, (where, value, values)
     if options.get("min_value") is not None:
         assert value >= options["min_value"], (where, value)
     if options.get("max_value") is not None:

@@ -31,19 +31,26 @@ from nard_site.domain import DomainError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["STATUS_OF_CODE", "DomainError", "InsufficientScope", "error_body",
+__all__ = ["ERROR_CODES", "STATUS_OF_CODE", "DomainError", "InsufficientScope", "error_body",
            "exception_handler", "is_unavailable", "status_for", "unavailable"]
 
 
-# Domain error code -> HTTP status; a code not listed is a 400.
+# Every error code the server answers -> its HTTP status: domain errors' codes (a code not
+# listed is a 400), DRF's and Django's refusals as translated below, and the 5xx. The
+# schema's ErrorCodeEnum and the table in docs/api.md list these, each once.
 STATUS_OF_CODE: dict[str, int] = {
     "validation_error": status.HTTP_400_BAD_REQUEST,
     "illegal_move": status.HTTP_400_BAD_REQUEST,
+    "unknown_depth": status.HTTP_400_BAD_REQUEST,
+    "no_mat_form": status.HTTP_400_BAD_REQUEST,
+    "bad_request": status.HTTP_400_BAD_REQUEST,
     "not_authenticated": status.HTTP_401_UNAUTHORIZED,
     "permission_denied": status.HTTP_403_FORBIDDEN,
     "insufficient_scope": status.HTTP_403_FORBIDDEN,
     "csrf_failed": status.HTTP_403_FORBIDDEN,
     "not_found": status.HTTP_404_NOT_FOUND,
+    "method_not_allowed": status.HTTP_405_METHOD_NOT_ALLOWED,
+    "not_acceptable": status.HTTP_406_NOT_ACCEPTABLE,
     "not_your_turn": status.HTTP_409_CONFLICT,
     "wrong_phase": status.HTTP_409_CONFLICT,
     "version_conflict": status.HTTP_409_CONFLICT,
@@ -55,6 +62,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "has_finished_games": status.HTTP_409_CONFLICT,
     "too_many_tokens": status.HTTP_409_CONFLICT,
     "payload_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
     "idempotency_key_reused": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "throttled": status.HTTP_429_TOO_MANY_REQUESTS,
     # Game review.
@@ -80,7 +88,13 @@ STATUS_OF_CODE: dict[str, int] = {
     "tournament_started": status.HTTP_409_CONFLICT,
     "round_in_progress": status.HTTP_409_CONFLICT,
     "too_many_tournaments": status.HTTP_409_CONFLICT,
+    "server_error": status.HTTP_500_INTERNAL_SERVER_ERROR,
+    "service_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
 }
+
+ERROR_CODES: tuple[tuple[str, str], ...] = tuple(
+    (code, f"HTTP {answer}") for code, answer in STATUS_OF_CODE.items())
+"""The schema's ``ErrorCodeEnum``: each code with its status as the choice's label."""
 
 
 def status_for(code: str) -> int:
@@ -128,7 +142,8 @@ _MESSAGES = {
 
 
 class ErrorDetail(TypedDict):
-    code: Annotated[str, Doc("snake_case error code, e.g. `illegal_move`.")]
+    code: Annotated[str, Doc("The stable error code (match on it, never on `message`); each "
+                             "comes with one status, listed with it.", choices=ERROR_CODES)]
     message: Annotated[str, Doc("A human sentence.")]
     details: Annotated[dict[str, Any], Doc("Per-field messages or extra facts.")]
 

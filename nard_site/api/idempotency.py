@@ -27,13 +27,13 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.utils import timezone
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from nard_site.domain import DomainError
 
 from .models import IdempotencyRecord
+from .renderers import render_json
 
 HEADER = "Idempotency-Key"
 
@@ -106,7 +106,7 @@ def idempotent(action: Callable[..., Response]) -> Callable[..., Any]:
                 record.delete()  # service wrote itself, e.g. settling an abandoned match, stays)
                 return response
             record.status_code = response.status_code
-            record.body = JSONRenderer().render(response.data).decode()
+            record.body = render_json(response.data).decode()
             record.save(update_fields=["status_code", "body"])
             return response
 

@@ -29,6 +29,7 @@ or as its module's ``SCHEMA_NAMES`` says); the ``TypedDict``'s docstring describ
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 from datetime import datetime
@@ -53,7 +54,8 @@ class Doc:
 
     ``help``: the field's help text. Options: ``choices`` (a ``ChoiceField`` of these
     values, e.g. a model's ``TextChoices.values``), ``date=True`` (an ISO date in a
-    ``str``: a ``DateField``); any other option goes to the field as it is
+    ``str``: a ``DateField``), ``const=True`` (a ``Literal`` of one string: a string
+    whose ``pattern`` admits that value alone); any other option goes to the field as it is
     (``min_value``, ``max_value``, …). Several ``Doc`` on one key add up."""
 
     __slots__ = ("help", "options")
@@ -145,6 +147,11 @@ def _field(hint: Any, options: dict[str, Any]) -> serializers.Field:
             raise TypeError(f"only X | None unions have a field, not {hint!r}")
         inner, inner_options = unwrap(args[0])
         return _field(inner, {**inner_options, **options, "allow_null": True})
+    if options.pop("const", False):
+        # One fixed string (a discriminator's value): a plain enum of one, not an enum
+        # component of its own per value.
+        (value,) = get_args(hint)
+        return _const_field(value)(**options)
     listed = options.pop("choices", None)
     choices = get_args(hint) if origin is Literal else listed
     if choices is not None:
@@ -168,6 +175,24 @@ def _field(hint: Any, options: dict[str, Any]) -> serializers.Field:
     if hint in _SCALARS:
         return _SCALARS[hint](**options)
     raise TypeError(f"no schema field for {hint!r}")
+
+
+_CONSTS: dict[str, type[serializers.CharField]] = {}
+
+
+def _const_field(value: str) -> type[serializers.CharField]:
+    """A ``CharField`` class whose schema is the one string ``value`` (a class: a
+    serializer deep-copies its fields by their arguments, which would drop an attribute
+    set on the instance)."""
+    made = _CONSTS.get(value)
+    if made is None:
+        # A pattern, not a one-value enum: drf-spectacular would make each such enum a
+        # component of its own, all named after the field ("type").
+        made = _CONSTS[value] = type("ConstField", (serializers.CharField,), {
+            "_spectacular_annotation": {"field": {
+                "type": "string", "pattern": f"^{re.escape(value)}$",
+                "example": value}}})
+    return made
 
 
 def keys_of(shape: Any) -> tuple[str, ...]:

@@ -12,7 +12,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.stats import Stats
-from games import shapes
+from games import event_shapes, shapes
+from live.shapes import ACCOUNT_ITEMS
 from nard_site.api.errors import Error
 from nard_site.api.shapes import Doc, keys_of, schema_serializer
 from tests.support import ANALYSIS, API, MATCHES, Seat, assert_error, assert_shape
@@ -27,10 +28,16 @@ COMPONENTS = {
     "Offer": shapes.Offer, "Roll": shapes.Roll, "RollResult": shapes.RollResult,
     "MovesResult": shapes.MovesResult, "GameOffer": shapes.GameOffer,
     "TurnOffer": shapes.TurnOffer, "Game": shapes.Game, "Turn": shapes.Turn,
-    "Event": shapes.Event, "Play": shapes.Play, "LegalPlays": shapes.LegalPlays,
+    "Play": shapes.Play, "LegalPlays": shapes.LegalPlays,
     "MatchRecord": shapes.MatchRecord, "_RecordGame": shapes.RecordGame,
     "_RecordTurn": shapes.RecordTurn, "_RecordResult": shapes.RecordResult,
     "_RecordRollOff": shapes.RecordRollOff, "Stats": Stats, "Error": Error,
+    # The match log's events (MatchEvent's members) and their data; the stream's state.
+    **{shape.__name__: shape for shape in event_shapes.MATCH_EVENTS.values()},
+    **{shape.__name__: shape for shape in set(event_shapes.MATCH_EVENT_DATA.values())},
+    "StateEvent": event_shapes.STATE_EVENT,
+    # The account stream's items (AccountEvent's members).
+    **{shape.__name__: shape for shape in ACCOUNT_ITEMS.values()},
 }
 
 
@@ -151,7 +158,10 @@ def test_every_answer_of_a_played_match_is_its_shape(seat, rules, stakes, progre
         turns = player.check(client.get(f"{url}games/{game['number']}/moves/"),
                              list[shapes.Turn])
         assert turns or game["number"] > 1
-    player.check(client.get(f"{url}events/"), list[shapes.Event])
+    events = player.check(client.get(f"{url}events/"), list[shapes.Event])
+    for event in events:  # each its type's shape (the schema's MatchEvent members)
+        assert_shape(event, event_shapes.MATCH_EVENTS[event["type"]], f"$.{event['type']}")
+    assert {"step", "roll", "game_over", "offer", "accept"} <= {e["type"] for e in events}
     record = player.check(client.get(f"{url}export/", {"format": "json"}), shapes.MatchRecord)
     assert any(t["offer"] for t in record["games"][0]["turns"]), "the accepted offer"
     me = player.check(client.get(f"{API}/accounts/me/"), dict[str, Any])

@@ -45,7 +45,9 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 
 
 def iso(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
+    """The API's one format for an instant: UTC, milliseconds, ``Z``."""
+    millis = f"{moment.microsecond // 1000:03d}"
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{millis}Z"
 
 
 def clock_match(white: Seat, black: Seat, script: Any, *, turn_seconds: int | None = 60,
@@ -141,7 +143,7 @@ def test_a_claim_before_the_deadline_is_refused(alice, bob, scripted_dice, clock
     before = alice.get(match_id)
     error = assert_error(bob.post(match_id, "claim"), 409, "wrong_phase")
     assert error["details"] == {"reason": "not_late",
-                                "deadline": (START + timedelta(seconds=60)).isoformat()}
+                                "deadline": iso(START + timedelta(seconds=60))}
     after = alice.get(match_id)
     assert after["state"]["presence"] == {"white": True, "black": True}  # bob asked
     assert {**after, "state": {**after["state"], "presence": None}} == {
@@ -159,7 +161,7 @@ def test_a_claim_after_the_deadline_wins_the_game_as_a_resignation(alice, bob, s
     assert claimed["state"]["deadline"] == iso(clock.now + timedelta(seconds=60))
     assert data_of(match_id, "claim") == [
         {"game": 1, "side": "black", "late": "white",
-         "deadline": (START + timedelta(seconds=60)).isoformat()}]
+         "deadline": iso(START + timedelta(seconds=60))}]
     over = data_of(match_id, "game_over")[-1]
     assert (over["winner"], over["points"], over["result"], over["reason"]) == (
         "black", 2, "resigned", "claimed")
@@ -231,7 +233,7 @@ def test_the_sweep_settles_only_what_is_over_the_limit_and_only_once(alice, bob,
     assert (match.status, match.winner, match.score_black) == ("finished", "black", 2)
     assert data_of(over, "abandoned") == [
         {"game": 1, "side": "white", "by": "sweep",
-         "deadline": (START + timedelta(seconds=60)).isoformat()}]
+         "deadline": iso(START + timedelta(seconds=60))}]
     over_data = data_of(over, "match_over")
     assert over_data[0].pop("ratings")["black"]["change"] > 0  # rated by default
     assert over_data == [
@@ -320,7 +322,7 @@ def test_the_sweep_warns_the_side_to_act_once_before_its_deadline(alice, bob, sc
     version = Match.objects.get(pk=match_id).version
     assert clocks_sweep().warned == (match_id,)
     assert data_of(match_id, "deadline") == [
-        {"game": 1, "side": "white", "deadline": (START + timedelta(seconds=600)).isoformat()}]
+        {"game": 1, "side": "white", "deadline": iso(START + timedelta(seconds=600))}]
     assert Match.objects.get(pk=match_id).version == version  # no client goes stale
     assert clocks_sweep().warned == ()
     scripted_dice(3, 1)

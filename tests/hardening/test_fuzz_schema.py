@@ -1,7 +1,8 @@
 """Schemathesis against /api/v1/schema/: generated calls over every operation.
 
 Authenticated calls (a player with a live match to aim at); every answer must be
-below 500 and match the schema's documented response for its status.
+below 500, with a status the operation declares, and match the schema's documented
+response (body, content type, headers) for its status.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    response_headers_conformance,
     response_schema_conformance,
+    status_code_conformance,
 )
 
 from accounts.services import token_obtain
@@ -64,7 +67,8 @@ def test_every_operation_fuzzed_without_a_server_error(alice, bob, scripted_dice
                 response = case.call(headers=headers)
                 try:
                     case.validate_response(response, checks=[
-                        not_a_server_error, response_schema_conformance, content_type_conformance])
+                        not_a_server_error, status_code_conformance, response_schema_conformance,
+                        content_type_conformance, response_headers_conformance])
                 except (Exception, BaseExceptionGroup) as exc:  # collect; report all at the end
                     failures.append(f"{case.operation.label}: {str(exc)[:400]}")
 

@@ -37,8 +37,8 @@ def test_invitation_then_your_turn_then_results(alice: Any, bob: Any,
         match_id = created.json()["id"]
         kind, data = items([await reader.next()])[0]
         assert kind == "invitation"
-        assert data == {"match": match_id, "version": 1, "by": "alice", "length": 1,
-                        "color": "black", "rematch_of": None}
+        assert data == {"type": "invitation", "match": match_id, "version": 1, "by": "alice",
+                        "length": 1, "color": "black", "rematch_of": None}
         await db(bob.ok)(match_id, "join")
         kind, data = items([await reader.next()])[0]
         assert (kind, data["phase"], data["color"]) == ("your_turn", "roll-off", "black")
@@ -108,8 +108,8 @@ def test_on_connect_an_offer_waiting_for_an_answer(alice: Any, bob: Any,
         return got, heard
 
     got, heard = run(scenario)
-    assert got == [("offer", {"match": match_id, "version": version, "game": 1,
-                              "side": "white", "stake": 2})]
+    assert got == [("offer", {"type": "offer", "match": match_id, "version": version,
+                              "game": 1, "side": "white", "stake": 2})]
     assert heard is None
 
 
