@@ -326,7 +326,7 @@ METRICS_ALLOWED = [ipaddress.ip_network(net.strip(), strict=False) for net in
                    if net.strip()]
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 METRICS_THINK_WINDOW = int(os.environ.get("METRICS_THINK_WINDOW", "300"))
-# health/?ready answers 503 when the oldest waiting job is older than this.
+# health/?ready answers 503 when the oldest waiting job of the computer's queue is older.
 READY_QUEUE_LAG_SECONDS = float(os.environ.get("READY_QUEUE_LAG_SECONDS", "30"))
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
 # How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
