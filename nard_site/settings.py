@@ -371,6 +371,11 @@ if _task_backend not in _TASK_BACKENDS:
 TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend],
                      "QUEUES": ["default", "analysis"]}}
 ANALYSIS_TASK_SECONDS = env_float("ANALYSIS_TASK_SECONDS", 3600)
+# Reviews queued or running at once from one client address and in all, and the turns one
+# account may ask reviews of in 24 hours (reviews/services.py; 3 per account at once).
+ANALYSES_QUEUED_PER_ADDRESS = int(os.environ.get("ANALYSES_QUEUED_PER_ADDRESS", "6"))
+ANALYSES_QUEUED_MAX = int(os.environ.get("ANALYSES_QUEUED_MAX", "200"))
+ANALYSIS_TURNS_PER_DAY = int(os.environ.get("ANALYSIS_TURNS_PER_DAY", "5000"))
 ANALYSIS_WORKER_NICE = int(os.environ.get("ANALYSIS_WORKER_NICE", "10"))
 # The worker's lease (games/management/commands/db_worker.py): renewed
 # every WORKER_HEARTBEAT_SECONDS; a computer job left RUNNING by a worker whose lease is

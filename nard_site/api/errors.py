@@ -56,6 +56,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "match_not_over": status.HTTP_409_CONFLICT,
     "analysis_exists": status.HTTP_409_CONFLICT,
     "too_many_analyses": status.HTTP_429_TOO_MANY_REQUESTS,
+    "review_budget_spent": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 
