@@ -208,7 +208,9 @@ class GameForm(forms.ModelForm):
 
     class Meta:
         model = Game
-        exclude = tuple(SECRET_FIELDS)
+        fields = tuple(f.name for f in Game._meta.get_fields()
+                       if f.concrete and f.editable and not f.auto_created
+                       and f.name not in SECRET_FIELDS)
         help_texts = {
             "stake": "The game's stake: a single game is worth this many points.",
             "stake_holder": "Who alone may raise the stake next (blank: either side).",

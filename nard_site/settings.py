@@ -384,6 +384,14 @@ ANALYSIS_WORKER_NICE = int(os.environ.get("ANALYSIS_WORKER_NICE", "10"))
 WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5)
 WORKER_LEASE_SECONDS = env_float("WORKER_LEASE_SECONDS", 30)
 WORKER_TASK_SECONDS = env_float("WORKER_TASK_SECONDS", 120)
+# Ratings against pumping (ratings/services.py): a rated match ending before this many
+# turns were played rates nothing; two accounts' rated matches together in 24 hours.
+RATED_MIN_TURNS = int(os.environ.get("RATED_MIN_TURNS", "6"))
+RATED_PER_PAIR_PER_DAY = int(os.environ.get("RATED_PER_PAIR_PER_DAY", "3"))
+# Quick pairing: an entry not asked or looked at for this long is gone; a paired match
+# asked without a clock gets this one (seconds per action).
+PAIRING_POLL_SECONDS = env_float("PAIRING_POLL_SECONDS", 30)
+PAIRING_TURN_SECONDS = int(os.environ.get("PAIRING_TURN_SECONDS", "300"))
 # Matches against the built-in computer one account may have unfinished.
 COMPUTER_MATCHES_PER_ACCOUNT = int(os.environ.get("COMPUTER_MATCHES_PER_ACCOUNT", "5"))
 # An account's open invitations, to one player, and made in an hour.
