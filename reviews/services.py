@@ -22,10 +22,8 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
-
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
