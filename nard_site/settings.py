@@ -329,8 +329,10 @@ METRICS_THINK_WINDOW = int(os.environ.get("METRICS_THINK_WINDOW", "300"))
 # health/?ready answers 503 when the oldest waiting job of the computer's queue is older.
 READY_QUEUE_LAG_SECONDS = float(os.environ.get("READY_QUEUE_LAG_SECONDS", "30"))
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
-# How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
-IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", str(24 * 3600)))
+# How long an Idempotency-Key is remembered, and how many an account keeps (its newest):
+# a client retries within minutes; the answers kept are bounded (nard_site/api/idempotency.py).
+IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", "3600"))
+IDEMPOTENCY_KEYS_PER_ACCOUNT = int(os.environ.get("IDEMPOTENCY_KEYS_PER_ACCOUNT", "100"))
 
 # --- Live streams (live/, docs/architecture.md "Live streams") ------------------------
 def env_float(name: str, default: float) -> float:
