@@ -344,6 +344,11 @@ STREAM_POLL_SECONDS = env_float("STREAM_POLL_SECONDS", 2)  # database polling wh
 STREAM_MAX_SECONDS = env_float("STREAM_MAX_SECONDS", 3600)  # then the client reconnects
 STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "2000"))  # the SSE retry hint
 STREAM_QUEUE_MAX = int(os.environ.get("STREAM_QUEUE_MAX", "256"))  # a slower client is cut
+# Bytes a stream may hold for its client: its inbox of changes (beyond: cut, to resume with
+# Last-Event-ID) and the chunks the backlog is sent in; the backlog is read
+# STREAM_BACKLOG_PAGE events at a time, the next page once the last is sent.
+STREAM_BUFFER_BYTES = int(os.environ.get("STREAM_BUFFER_BYTES", str(256 * 1024)))
+STREAM_BACKLOG_PAGE = int(os.environ.get("STREAM_BACKLOG_PAGE", "200"))
 STREAM_READY_TIMEOUT = env_float("STREAM_READY_TIMEOUT", 2)  # wait for Redis before polling
 STREAM_REDIS_LINGER = env_float("STREAM_REDIS_LINGER", 60)  # keep the subscription when idle
 # Without Redis, other processes' changes (the worker's moves) arrive on the doorbell
