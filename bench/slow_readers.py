@@ -37,12 +37,13 @@ MB = KB * KB
 
 
 def long_match(env: dict[str, str], length: int) -> tuple[int, int]:
-    """A hotseat match of ``length`` points played at random: its id and events."""
+    """A hotseat match of ``length`` points of the default rules (Long Nardy) played at
+    random: its id and events."""
     out = subprocess.run([sys.executable, "manage.py", "shell", "-c", (
-        "from accounts.models import User\n"
+        "from accounts.models import User\nfrom nardy import DEFAULT_RULES\n"
         "from tests.games.test_record_round_trip import _play_randomly\n"
         "user = User.objects.get(username='reader')\n"
-        f"match = _play_randomly(user, 'long_nardy', 7, length={length})\n"
+        f"match = _play_randomly(user, DEFAULT_RULES, 7, length={length})\n"
         "print('MATCH', match.pk, match.events.count())\n")],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
     line = next(x for x in out.splitlines() if x.startswith("MATCH "))
