@@ -10,7 +10,7 @@ The production server (granian, ``nard_site.asgi``, one worker, a SQLite file of
 - **readiness**: one game review waiting 60 s in its queue (``analysis``): what
   ``health/?ready`` answers;
 - **pumping**: ``--pumpers`` fresh accounts each lose a rated 7-point match to one account
-  by resigning right after the roll-off: that account's rating and rank in the default
+  by resigning every game during its roll-off: that account's rating and rank in the default
   rules (Long Nardy).
 """
 
@@ -71,24 +71,26 @@ def part_readiness(server: AsgiServer, env: dict[str, str]) -> None:
 
 def part_pumping(server: AsgiServer, tokens: dict[str, str], pumpers: int) -> None:
     port = server.port
+    answers = []
     for index in range(pumpers):
         mine = tokens[f"feeder{index}"]
         created = call(port, "POST", "/api/v1/matches/", mine,
                        {"length": 7, "opponent": "pumped", "color": "white"})
         match_id = created.json["id"]
-        call(port, "POST", f"/api/v1/matches/{match_id}/join/", tokens["pumped"], {})
-        for _ in range(10):  # the roll-off (again on a tie)
-            state = call(port, "GET", f"/api/v1/matches/{match_id}/", mine).json
-            if state["state"]["phase"] != "roll_off":
+        joined = call(port, "POST", f"/api/v1/matches/{match_id}/join/", tokens["pumped"])
+        statuses = set()
+        for _ in range(20):  # each resignation ends a game: again, until the match ends
+            resigned = call(port, "POST", f"/api/v1/matches/{match_id}/resign/", mine)
+            statuses.add(resigned.status)
+            if resigned.json.get("status") != "active":
                 break
-            for token in (mine, tokens["pumped"]):
-                call(port, "POST", f"/api/v1/matches/{match_id}/roll/", token, {})
-        call(port, "POST", f"/api/v1/matches/{match_id}/resign/", mine, {})
+        answers.append((created.status, joined.status, *sorted(statuses)))
     ratings = call(port, "GET", "/api/v1/accounts/users/pumped/ratings/").json
     rows = ratings.get("ratings", []) if isinstance(ratings, dict) else ratings
     shown = [{k: r.get(k) for k in ("rules", "rating", "deviation", "provisional", "matches",
                                     "rank")} for r in rows if r.get("rules") == DEFAULT_RULES]
-    print(f"pumping: {pumpers} roll-off resignations: {shown}")
+    print(f"pumping: {pumpers} resignations during the roll-off {sorted(set(answers))}: "
+          f"{shown}")
 
 
 def main() -> None:
