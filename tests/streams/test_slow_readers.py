@@ -103,7 +103,8 @@ def test_a_long_backlog_over_granian_arrives_whole_in_pages(tmp_path: Path) -> N
             sock.sendall(f"GET /api/v1/matches/{match_id}/stream/ HTTP/1.1\r\n"
                          f"Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode())
             data = b""
-            while data.count(b"id: ") < len(log):
+            last = f"\nid: {log[-1]['seq']}\n".encode()
+            while last not in data:
                 chunk = sock.recv(65536)
                 if not chunk:
                     break
