@@ -98,6 +98,30 @@ class ReadOnlyHistoryMixin:
         return False
 
 
+SECRET_FIELDS = frozenset({"dice_seed"})
+"""Fields a staff account never reads, filters, searches nor sorts by: the server's dice
+seed is secret until its game ends (the page shows it then, as players see it,
+:meth:`GameAdmin.dice_fairness`); a filter on it (``?dice_seed__startswith=a``, ``__regex``)
+would answer yes or no about it, one hex digit at a time."""
+
+
+class SecretFieldsMixin:
+    """Refuse every lookup that passes through a field of :data:`SECRET_FIELDS` (Django
+    answers 400, the same for every value), and keep those fields out of the searches.
+    (The changelist sorts only by the columns of ``list_display``: no secret is one.)"""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None
+                       ) -> bool:
+        if SECRET_FIELDS.intersection(lookup.split("__")):
+            return False
+        return super().lookup_allowed(lookup, value, request)  # type: ignore[misc]
+
+    def get_search_fields(self, request: HttpRequest) -> list[str]:
+        fields = super().get_search_fields(request)  # type: ignore[misc]
+        return [f for f in fields
+                if not SECRET_FIELDS.intersection(f.lstrip("^=@").split("__"))]
+
+
 def _game_url(game_id: int) -> str:
     return reverse("admin:games_game_change", args=[game_id])
 
@@ -175,11 +199,14 @@ class LengthFilter(admin.SimpleListFilter):
 
 
 class GameForm(forms.ModelForm):
-    """Only for the help texts of the game page, in the staff's words."""
+    """Only for the help texts of the game page, in the staff's words; never the secret
+    seed (:data:`SECRET_FIELDS`)."""
 
     class Meta:
         model = Game
-        fields = "__all__"  # noqa: DJ007 - the admin picks the fields; help texts only
+        fields = tuple(f.name for f in Game._meta.get_fields()
+                       if f.concrete and f.editable and not f.auto_created
+                       and f.name not in SECRET_FIELDS)
         help_texts = {
             "stake": "The game's stake: a single game is worth this many points.",
             "stake_holder": "Who alone may raise the stake next (blank: either side).",
@@ -279,7 +306,7 @@ class MatchForm(forms.ModelForm):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+class MatchAdmin(SecretFieldsMixin, ReadOnlyHistoryMixin, admin.ModelAdmin):
     """Every match with its score and games; read-only except the abort action."""
 
     list_display = ("id", "rules_title", "players", "length", "score", "status",
@@ -409,7 +436,7 @@ class MatchAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+class GameAdmin(SecretFieldsMixin, ReadOnlyHistoryMixin, admin.ModelAdmin):
     """A game and its whole per-move history with the board drawn (read-only history)."""
 
     list_display = ("__str__", "match_link", "rules", "number", "starter", "winner",
@@ -579,7 +606,7 @@ def history_context(game: Game, shown: str | None) -> dict[str, Any]:
 
 
 @admin.register(Turn)
-class TurnAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+class TurnAdmin(SecretFieldsMixin, ReadOnlyHistoryMixin, admin.ModelAdmin):
     """Per-move records, searchable by position ID (read-only history)."""
 
     list_display = ("__str__", "game_link", "side", "dice", "notation", "pass_reason",
@@ -602,7 +629,7 @@ class TurnAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyHistoryMixin, admin.ModelAdmin):
+class EventAdmin(SecretFieldsMixin, ReadOnlyHistoryMixin, admin.ModelAdmin):
     """The append-only log of each match (read-only history)."""
 
     list_display = ("match", "seq", "type", "at", "data")

@@ -42,6 +42,12 @@ class Message:
     events: tuple[tuple[int, str, str], ...]
     accounts: dict[int, tuple[tuple[str, str], ...]]
 
+    @property
+    def size(self) -> int:
+        """About the bytes it holds (its JSON texts): what an inbox keeping it costs."""
+        return (sum(len(data) for _, _, data in self.events)
+                + sum(len(data) for items in self.accounts.values() for _, data in items))
+
     def dumps(self) -> bytes:
         return json.dumps({"m": self.match, "v": self.version, "o": self.over,
                            "e": self.events, "a": self.accounts}).encode()
@@ -93,7 +99,8 @@ def state_event(match_id: int, viewer: Any) -> str | None:
 
 
 def log_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bool, bool]:
-    """A page of the log after ``after`` as ``(seq, type, json)``, whether the stream ends
+    """A page of the log after ``after`` as ``(seq, type, json)`` (at most
+    ``STREAM_BACKLOG_PAGE`` events), whether the stream ends
     after it (the match over and no review of it to come; read first: if so, the page read
     after it holds the last events), and whether only a review of the finished match holds
     it open (``held``)."""
@@ -102,9 +109,11 @@ def log_after(match_id: int, after: int) -> tuple[list[tuple[int, str, str]], bo
     # ``analysis`` events reach the reader as they are logged.
     held = status is not None and is_over(status) and match_review_open(match_id)
     over = status is None or (is_over(status) and not held)
+    # A page of STREAM_BACKLOG_PAGE events: what one stream holds at a time, however
+    # long the log (a whole long match's log per reader made slow readers dear).
     page = [(e.seq, e.type, render(event_json(e))) for e in
             Event.objects.filter(match_id=match_id, seq__gt=after)
-            .order_by("seq")[:settings.EVENTS_PAGE_SIZE]]
+            .order_by("seq")[:settings.STREAM_BACKLOG_PAGE]]
     return page, over, held
 
 

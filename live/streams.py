@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from django.conf import settings
@@ -49,6 +49,24 @@ def frame(data: str, event: str | None = None, ident: int | None = None) -> byte
     head = "" if ident is None else f"id: {ident}\n"
     head += "" if event is None else f"event: {event}\n"
     return f"{head}data: {data}\n\n".encode()
+
+
+def chunks(page: list[tuple[int, str, str]]) -> Iterator[tuple[bytes, int]]:
+    """``page``'s frames joined into chunks of about ``STREAM_BUFFER_BYTES`` at most (one
+    frame larger than that alone), each with the last ``seq`` it holds."""
+    limit = settings.STREAM_BUFFER_BYTES
+    parts: list[bytes] = []
+    size = last = 0
+    for seq, type_, data in page:
+        one = frame(data, type_, seq)
+        if parts and size + len(one) > limit:
+            yield b"".join(parts), last
+            parts, size = [], 0
+        parts.append(one)
+        size += len(one)
+        last = seq
+    if parts:
+        yield b"".join(parts), last
 
 
 def comment(text: str) -> bytes:
@@ -133,14 +151,21 @@ async def match_stream(match_id: int, after: int, *, once: bool = False,
                 read_db = False
                 try:
                     while True:
+                        # The backlog a page at a time: the next page is read once the
+                        # last is handed to the server, whose send waits while the
+                        # client's socket is full — a reader that does not read holds
+                        # one page here, never the whole log.
                         page, over, held = await events_after(match_id, last)
-                        for seq, type_, data in page:
-                            yield frame(data, type_, seq)
-                            last = seq
-                            stale = stale or (snapshots and type_ not in QUIET_EVENTS)
+                        full = len(page) >= settings.STREAM_BACKLOG_PAGE
+                        for chunk, last_sent in chunks(page):
+                            yield chunk
+                            last = last_sent
+                        if snapshots and any(type_ not in QUIET_EVENTS for _, type_, _ in page):
+                            stale = True
                         if page:
                             clock.wrote()
-                        if len(page) < settings.EVENTS_PAGE_SIZE:
+                        del page
+                        if not full:
                             break
                 except DB_DOWN as exc:
                     if once:
@@ -159,7 +184,7 @@ async def match_stream(match_id: int, after: int, *, once: bool = False,
                 yield comment("too far behind: reconnect with Last-Event-ID")
                 return
             while sub.items and not read_db:
-                msg = sub.items.popleft()
+                msg = sub.pop()
                 for seq, type_, data in msg.events:
                     if seq <= last:
                         continue  # sent already (from the database, or twice published)
@@ -240,7 +265,7 @@ async def account_stream(user_id: int, *, once: bool = False) -> AsyncIterator[b
                 yield comment("too far behind: reconnect")
                 return
             while sub.items:
-                msg = sub.items.popleft()
+                msg = sub.pop()
                 mine = msg.accounts.get(user_id, ())
                 # A change of a version already seen is a repeat — but for the clock's
                 # warning, which keeps the version (it is logged once per deadline).
@@ -326,7 +351,7 @@ def _followers(sub: Subscription, after: int, limit: int) -> tuple[list[str], bo
     page: list[str] = []
     last, gap = after, False
     while sub.items:
-        msg = sub.items.popleft()
+        msg = sub.pop()
         for seq, _type, data in msg.events:
             if seq <= last or len(page) >= limit:
                 continue

@@ -166,13 +166,17 @@ def _listen() -> None:
 # --- the hub: one per event loop, the streams of that loop ------------------------------
 
 class Subscription:
-    """One stream's inbox: bounded; overflowing marks it for closing."""
+    """One stream's inbox: bounded in changes (``STREAM_QUEUE_MAX``) and in bytes
+    (``STREAM_BUFFER_BYTES``: a few large changes held for a reader that does not read
+    cost as much as many); overflowing marks it for closing (the client resumes with
+    ``Last-Event-ID``). Take from it with :meth:`pop`."""
 
-    __slots__ = ("hub", "items", "key", "overflowed", "resync", "wake")
+    __slots__ = ("bytes", "hub", "items", "key", "overflowed", "resync", "wake")
 
     def __init__(self, hub: Hub, key: tuple[str, int]) -> None:
         self.hub, self.key = hub, key
         self.items: deque[Message] = deque()
+        self.bytes = 0
         self.wake = asyncio.Event()
         self.overflowed = False
         self.resync = False  # the fan-out may have lost messages: read the database
@@ -180,12 +184,22 @@ class Subscription:
     def push(self, msg: Message) -> None:
         if self.overflowed:
             return
-        if len(self.items) >= settings.STREAM_QUEUE_MAX:
+        size = msg.size
+        if (len(self.items) >= settings.STREAM_QUEUE_MAX
+                or self.bytes + size > settings.STREAM_BUFFER_BYTES):
             self.overflowed = True
             self.items.clear()
+            self.bytes = 0
         else:
             self.items.append(msg)
+            self.bytes += size
         self.wake.set()
+
+    def pop(self) -> Message:
+        """The oldest message of the inbox (there must be one)."""
+        msg = self.items.popleft()
+        self.bytes = max(self.bytes - msg.size, 0)
+        return msg
 
     def mark_resync(self) -> None:
         self.resync = True

@@ -8,12 +8,18 @@ deploy/nginx.conf does not pass /metrics on: scrape each node on its own port.
 Per process (granian with one worker per node here; with several workers per node scrape
 each, or set up prometheus_client's multiprocess mode):
 
-* ``nard_request_seconds{route,method}``: latency histogram by URL route name;
+* ``nard_request_seconds{route,method}``: latency histogram by URL route name (the
+  route's name or pattern, never the path; ``unmatched`` for a 404) and method (one of
+  :data:`KNOWN_METHODS`, ``other`` for any other: a label's values are a fixed set, so a
+  client sending random methods cannot grow the process's memory or the scrape);
 * ``nard_moves_committed_total``: answered ``moves/`` actions;
 * ``nard_open_streams``: live streams and long-polls open in this process (a gauge the
   streams' app registers with :func:`gauge`: this module imports none of the apps);
-* ``nard_task_queue_depth``, ``nard_task_queue_oldest_seconds``: jobs waiting (READY) and
-  the age of the oldest (read at scrape time from the queue's table);
+* ``nard_task_queue_depth``, ``nard_task_queue_oldest_seconds``: jobs waiting (READY) in
+  the computer's queue (``default``, the one ``health/?ready`` measures) and the age of the
+  oldest (read at scrape time from the queue's table); ``nard_review_queue_depth``,
+  ``nard_review_queue_oldest_seconds``: the same of the game reviews' queue(s), apart, so
+  a review backlog is seen without making a node "not ready";
 * ``nard_computer_think_seconds``: run time of the computer's jobs finished in the last
   ``METRICS_THINK_WINDOW`` seconds (a histogram rebuilt at each scrape, from the table);
 * ``nard_database_errors_total{alias}``: database errors answered as 5xx, and replica
@@ -66,6 +72,19 @@ MOVES = Counter("nard_moves_committed", "Moves answered 200 (committed) by this 
 DB_ERRORS = Counter("nard_database_errors", "Database errors by alias.", ["alias"])
 THINK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""The methods labelled by name (deploy/nginx.conf answers 405 to any other)."""
+
+
+def method_label(method: str | None) -> str:
+    """``method`` when it is one of :data:`KNOWN_METHODS`, else ``other``."""
+    return method if method in KNOWN_METHODS else "other"
+
+
+COMPUTER_QUEUE = "default"
+"""The task queue of the computer's turns (django-tasks' default queue): a node's
+readiness depends on its lag; the other queues (the game reviews') are reported apart."""
+
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar(
     "nard_request_id", default="-")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{8,64}$")
@@ -95,8 +114,13 @@ class QueueCollector(Collector):
             from django_tasks_db.models import DBTaskResult
             now = timezone.now()
             ready = DBTaskResult.objects.filter(status=TaskResultStatus.READY)
-            depth = ready.count()
-            oldest = ready.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
+            queues = []
+            for waiting in (ready.filter(queue_name=COMPUTER_QUEUE),
+                            ready.exclude(queue_name=COMPUTER_QUEUE)):
+                oldest = (waiting.order_by("enqueued_at")
+                          .values_list("enqueued_at", flat=True).first())
+                queues.append((waiting.count(),
+                               (now - oldest).total_seconds() if oldest else 0.0))
             window = now - timedelta(seconds=settings.METRICS_THINK_WINDOW)
             runs = list(DBTaskResult.objects.filter(
                 status=TaskResultStatus.SUCCESSFUL, finished_at__gte=window,
@@ -104,10 +128,17 @@ class QueueCollector(Collector):
         except DatabaseError:
             count_db_error("default")
             return
-        yield GaugeMetricFamily("nard_task_queue_depth", "Jobs waiting to run.", value=depth)
+        (depth, age), (review_depth, review_age) = queues
+        yield GaugeMetricFamily("nard_task_queue_depth",
+                                "Jobs waiting to run in the computer's queue.", value=depth)
         yield GaugeMetricFamily("nard_task_queue_oldest_seconds",
-                                "Age of the oldest waiting job (0: none).",
-                                value=(now - oldest).total_seconds() if oldest else 0.0)
+                                "Age of the computer's oldest waiting job (0: none).",
+                                value=age)
+        yield GaugeMetricFamily("nard_review_queue_depth",
+                                "Game reviews waiting to run.", value=review_depth)
+        yield GaugeMetricFamily("nard_review_queue_oldest_seconds",
+                                "Age of the oldest waiting game review (0: none).",
+                                value=review_age)
         seconds = [(f - s).total_seconds() for s, f in runs if s and f]
         counts = [sum(1 for x in seconds if x <= b) for b in THINK_BUCKETS]
         buckets = [(str(b), c) for b, c in zip(THINK_BUCKETS, counts, strict=True)]
@@ -152,7 +183,10 @@ def register_collectors() -> None:
         _collectors_registered = True
 
 
-def _allowed(request: HttpRequest) -> bool:
+def may_read_metrics(request: HttpRequest) -> bool:
+    """Whether ``request`` comes from the metrics' networks (``METRICS_ALLOWED``) or
+    carries ``METRICS_TOKEN``: who may read this node's figures (here and in
+    ``health/?ready``)."""
     token = settings.METRICS_TOKEN
     if token and request.META.get("HTTP_AUTHORIZATION", "") == f"Bearer {token}":
         return True
@@ -165,7 +199,7 @@ def _allowed(request: HttpRequest) -> bool:
 
 def metrics_view(request: HttpRequest) -> HttpResponse:
     """The node's metrics, for the addresses of METRICS_ALLOWED (else a 404)."""
-    if not _allowed(request):
+    if not may_read_metrics(request):
         return handler404(request, None)
     register_collectors()
     return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
@@ -189,7 +223,8 @@ class RequestMetricsMiddleware:
             request_id_var.reset(token)
         match = request.resolver_match
         route = match.url_name or match.route if match is not None else "unmatched"
-        REQUEST_SECONDS.labels(route=route or "unnamed", method=request.method or "").observe(
+        REQUEST_SECONDS.labels(route=route or "unnamed",
+                               method=method_label(request.method)).observe(
             time.perf_counter() - started)
         if route == "match-moves" and response.status_code == 200:
             MOVES.inc()

@@ -385,11 +385,13 @@ METRICS_ALLOWED = [ipaddress.ip_network(net.strip(), strict=False) for net in
                    if net.strip()]
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 METRICS_THINK_WINDOW = int(os.environ.get("METRICS_THINK_WINDOW", "300"))
-# health/?ready answers 503 when the oldest waiting job is older than this.
+# health/?ready answers 503 when the oldest waiting job of the computer's queue is older.
 READY_QUEUE_LAG_SECONDS = float(os.environ.get("READY_QUEUE_LAG_SECONDS", "30"))
 PLAYER_STATS_SELECTOR = "games.selectors.player_stats"
-# How long an Idempotency-Key is remembered (nard_site/api/idempotency.py).
-IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", str(24 * 3600)))
+# How long an Idempotency-Key is remembered, and how many an account keeps (its newest):
+# a client retries within minutes; the answers kept are bounded (nard_site/api/idempotency.py).
+IDEMPOTENCY_KEY_TTL = int(os.environ.get("IDEMPOTENCY_KEY_TTL", "3600"))
+IDEMPOTENCY_KEYS_PER_ACCOUNT = int(os.environ.get("IDEMPOTENCY_KEYS_PER_ACCOUNT", "100"))
 
 # --- Live streams (live/, docs/architecture.md "Live streams") ------------------------
 def env_float(name: str, default: float) -> float:
@@ -401,6 +403,11 @@ STREAM_POLL_SECONDS = env_float("STREAM_POLL_SECONDS", 2)  # database polling wh
 STREAM_MAX_SECONDS = env_float("STREAM_MAX_SECONDS", 3600)  # then the client reconnects
 STREAM_RETRY_MS = int(os.environ.get("STREAM_RETRY_MS", "2000"))  # the SSE retry hint
 STREAM_QUEUE_MAX = int(os.environ.get("STREAM_QUEUE_MAX", "256"))  # a slower client is cut
+# Bytes a stream may hold for its client: its inbox of changes (beyond: cut, to resume with
+# Last-Event-ID) and the chunks the backlog is sent in; the backlog is read
+# STREAM_BACKLOG_PAGE events at a time, the next page once the last is sent.
+STREAM_BUFFER_BYTES = int(os.environ.get("STREAM_BUFFER_BYTES", str(256 * 1024)))
+STREAM_BACKLOG_PAGE = int(os.environ.get("STREAM_BACKLOG_PAGE", "200"))
 STREAM_READY_TIMEOUT = env_float("STREAM_READY_TIMEOUT", 2)  # wait for Redis before polling
 STREAM_REDIS_LINGER = env_float("STREAM_REDIS_LINGER", 60)  # keep the subscription when idle
 # Without Redis, other processes' changes (the worker's moves) arrive on the doorbell
@@ -430,6 +437,11 @@ if _task_backend not in _TASK_BACKENDS:
 TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_task_backend],
                      "QUEUES": ["default", "analysis"]}}
 ANALYSIS_TASK_SECONDS = env_float("ANALYSIS_TASK_SECONDS", 3600)
+# Reviews queued or running at once from one client address and in all, and the turns one
+# account may ask reviews of in 24 hours (reviews/services.py; 3 per account at once).
+ANALYSES_QUEUED_PER_ADDRESS = int(os.environ.get("ANALYSES_QUEUED_PER_ADDRESS", "6"))
+ANALYSES_QUEUED_MAX = int(os.environ.get("ANALYSES_QUEUED_MAX", "200"))
+ANALYSIS_TURNS_PER_DAY = int(os.environ.get("ANALYSIS_TURNS_PER_DAY", "5000"))
 ANALYSIS_WORKER_NICE = int(os.environ.get("ANALYSIS_WORKER_NICE", "10"))
 # The worker's lease (games/management/commands/db_worker.py): renewed
 # every WORKER_HEARTBEAT_SECONDS; a computer job left RUNNING by a worker whose lease is
@@ -438,6 +450,14 @@ ANALYSIS_WORKER_NICE = int(os.environ.get("ANALYSIS_WORKER_NICE", "10"))
 WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 5)
 WORKER_LEASE_SECONDS = env_float("WORKER_LEASE_SECONDS", 30)
 WORKER_TASK_SECONDS = env_float("WORKER_TASK_SECONDS", 120)
+# Ratings against pumping (ratings/services.py): a rated match ending before this many
+# turns were played rates nothing; two accounts' rated matches together in 24 hours.
+RATED_MIN_TURNS = int(os.environ.get("RATED_MIN_TURNS", "6"))
+RATED_PER_PAIR_PER_DAY = int(os.environ.get("RATED_PER_PAIR_PER_DAY", "3"))
+# Quick pairing: an entry not asked or looked at for this long is gone; a paired match
+# asked without a clock gets this one (seconds per action).
+PAIRING_POLL_SECONDS = env_float("PAIRING_POLL_SECONDS", 30)
+PAIRING_TURN_SECONDS = int(os.environ.get("PAIRING_TURN_SECONDS", "300"))
 # Matches against the built-in computer one account may have unfinished.
 COMPUTER_MATCHES_PER_ACCOUNT = int(os.environ.get("COMPUTER_MATCHES_PER_ACCOUNT", "5"))
 # Tournaments (docs/tournaments.md): how many not yet finished one account may have created;

@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ratings import services
-from ratings.models import PairingRequest, Rating, RatingChange, RatingReset
+from ratings.models import PairingRequest, Rating, RatingChange, RatingReset, SharedAddress
 
 
 class ResetForm(forms.Form):
@@ -82,3 +82,23 @@ class RatingResetAdmin(admin.ModelAdmin):
 class PairingRequestAdmin(admin.ModelAdmin):
     list_display = ("user", "rules", "length", "stakes", "turn_seconds", "rated", "rating",
                     "created_at")
+
+
+@admin.register(SharedAddress)
+class SharedAddressAdmin(admin.ModelAdmin):
+    """Pairings of two accounts from one client address: evidence, read-only (written
+    only by the pairing, :func:`ratings.services.pairing_request`)."""
+
+    list_display = ("match", "first", "second", "address", "rated", "at")
+    list_filter = ("rated",)
+    search_fields = ("=address", "first__username", "second__username")
+    list_select_related = ("first", "second")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

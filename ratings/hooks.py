@@ -1,8 +1,9 @@
 """What ratings adds to a change of a match (registered with ``games.notify`` in
 ``RatingsConfig.ready``): when a change finishes a rated match, the rating update's
 writes, sent in the same round trip as the match's final move, and the ``ratings`` of
-its ``match_over`` event; a change that starts a rated match makes sure both rating
-rows exist, so that the update at the end can lock them."""
+its ``match_over`` event (none, and the match unrated, when too few turns were played);
+a change that starts a rated match makes it casual beyond the pair's daily limit, or makes
+sure both rating rows exist, so that the update at the end can lock them."""
 
 from __future__ import annotations
 
@@ -18,5 +19,8 @@ def statements_for(change: Pending) -> list[Statement]:
     if any(e.type == "match_over" for e in change.events):
         return services.settle(change)
     if any(e.type == "game_start" and e.data.get("game") == 1 for e in change.events):
+        services.unrate_beyond_the_pair_limit(change)
+        if not match.rated:
+            return []
         return [services.ensure_statement(match.rules, [match.white_id, match.black_id])]
     return []

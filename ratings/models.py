@@ -101,6 +101,12 @@ class PairingRequest(models.Model):
                                  "with it may meet other bots too).")
     rating = models.FloatField(help_text="The player's rating in the rule set when asked.")
     created_at = models.DateTimeField()
+    polled_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="The player's last request or look (GET pairing/): an entry not polled "
+                  "for PAIRING_POLL_SECONDS is gone.")
+    address = models.GenericIPAddressField(null=True, blank=True,
+                                           help_text="The client address it was asked from.")
 
     class Meta:
         indexes = [models.Index(fields=["rules", "length", "stakes", "rated", "created_at"])]
@@ -111,3 +117,26 @@ class PairingRequest(models.Model):
     def options(self) -> dict[str, object]:
         return {"rules": self.rules, "length": self.length, "stakes": self.stakes,
                 "turn_seconds": self.turn_seconds, "rated": self.rated, "bots": self.bots}
+
+
+class SharedAddress(models.Model):
+    """Evidence for fair play: a match paired between two accounts asking from one client
+    address (rated or not), noted when the pairing made it; read by staff (the admin) and,
+    later, by the fair-play review."""
+
+    match = models.OneToOneField("games.Match", on_delete=models.CASCADE,
+                                 related_name="shared_address")
+    first = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                              related_name="+")
+    second = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                               related_name="+")
+    address = models.GenericIPAddressField()
+    rated = models.BooleanField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-at",)
+        indexes = [models.Index(fields=["address", "at"])]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id}: {self.first_id} and {self.second_id} from {self.address}"

@@ -1,28 +1,41 @@
 """The only write path of ratings/: the update at a rated match's end, staff resets, and
-the quick-pairing pool (docs/ratings.md)."""
+the quick-pairing pool (docs/ratings.md).
+
+Against pumping (a rating raised by matches nobody plays):
+
+- a rated match that ends before ``RATED_MIN_TURNS`` turns were played moves no rating
+  (as an abort): its ``match_over`` event says ``rated: false`` and
+  ``unrated: "too_few_turns"``, and the match is no longer rated (:func:`settle`);
+- two accounts play at most ``RATED_PER_PAIR_PER_DAY`` rated matches together in 24 hours:
+  a match beyond is made casual when its first game starts, its ``game_start`` event
+  saying ``unrated: "pair_limit"`` (:func:`pair_limit_reached`);
+- a pairing of two accounts asking from one client address is noted
+  (:class:`ratings.models.SharedAddress`) for the fair-play evidence.
+"""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts import blocks
 from accounts.models import User
 from games.exceptions import InvalidRequest, NotFound
-from games.models import Color, Match, Stakes
+from games.models import Color, Game, Match, MatchStatus, Stakes
 from games.notify import Pending
 from games.start import MatchOptions, match_start
 from nard_site.domain import DomainError
 from nard_site.rows import Statement
 from nardy import RULESETS
 from ratings import glicko
-from ratings.models import PairingRequest, Rating, RatingChange, RatingReset
+from ratings.models import PairingRequest, Rating, RatingChange, RatingReset, SharedAddress
 
 # --- the rating update (in the transaction of the match's final move) --------------------
 
@@ -67,6 +80,13 @@ def settle(change: Pending) -> list[Statement]:
     over = next(e for e in change.events if e.type == "match_over")
     white, black = match.white_id, match.black_id
     assert white is not None and black is not None
+    played = turns_played(match, settings.RATED_MIN_TURNS)
+    if played < settings.RATED_MIN_TURNS:
+        # A match nobody played (resigned at the roll-off, abandoned at once) rates
+        # nothing, as an abort: else eight such matches made a leader of an account.
+        match.rated = False
+        over.data.update(rated=False, unrated="too_few_turns", turns=played)
+        return []
     rows = {r.user_id: r for r in Rating.objects.select_for_update(of=("self",))
             .filter(rules=match.rules, user_id__in=[white, black]).select_related("user")
             .order_by("user_id")}
@@ -105,6 +125,40 @@ def settle(change: Pending) -> list[Statement]:
     history = (f"INSERT INTO {_qn(RatingChange._meta.db_table)} "
                f"({', '.join(map(_qn, history_columns))}) VALUES {', '.join(history_rows)}")
     return [(upsert, upsert_params), (history, history_params)]
+
+
+def turns_played(match: Match, enough: int) -> int:
+    """The turns rolled in ``match``'s games so far (its current game as the change being
+    written leaves it), counted up to ``enough``: the earlier games are read only when
+    the current one has fewer (no query in the usual final move)."""
+    current = match.current_game
+    played = current.turns if current is not None else 0
+    if played >= enough or (current is not None and current.number == 1):
+        return played
+    earlier = Game.objects.filter(match_id=match.pk)
+    if current is not None and current.pk is not None:
+        earlier = earlier.exclude(pk=current.pk)
+    return played + int(earlier.aggregate(turns=Sum("turns"))["turns"] or 0)
+
+
+def pair_limit_reached(match: Match, now: datetime) -> bool:
+    """Whether ``match``'s two players have played ``RATED_PER_PAIR_PER_DAY`` rated
+    matches together (either colours) started in the last 24 hours, this one aside."""
+    white, black = match.white_id, match.black_id
+    together = (Q(white_id=white, black_id=black) | Q(white_id=black, black_id=white))
+    return (Match.objects.filter(together, rated=True,
+                                 started_at__gte=now - timedelta(days=1))
+            .exclude(pk=match.pk).count() >= settings.RATED_PER_PAIR_PER_DAY)
+
+
+def unrate_beyond_the_pair_limit(change: Pending) -> None:
+    """At the start of a rated match's first game: casual instead when its players are
+    at their daily limit together (:func:`pair_limit_reached`); its ``game_start`` says so."""
+    match = change.match
+    if pair_limit_reached(match, change.now):
+        match.rated = False
+        start = next(e for e in change.events if e.type == "game_start")
+        start.data.update(rated=False, unrated="pair_limit")
 
 
 # --- staff ------------------------------------------------------------------------------
@@ -180,25 +234,43 @@ def _bots_allowed(candidates: QuerySet[PairingRequest], *, user: User,
 
 def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes.NONE,
                     turn_seconds: int | None = None, rated: bool = True,
-                    bots: bool = False) -> Pairing:
+                    bots: bool = False, address: str | None = None) -> Pairing:
     """Ask for a game: paired at once with the waiting player nearest by rating whose
     window (:func:`window`) holds both, or wait in the pool. Asking again with the same
     options looks again (the window has widened); with other options it is 409
-    ``already_waiting``. The waiting rows are locked ``FOR UPDATE SKIP LOCKED``: a
+    ``already_waiting``. The asker's account row is locked first, so two requests of one
+    account (two tabs) are taken one after the other: the second sees the first's entry,
+    or the match it just made (answered again, never a second pairing:
+    :func:`just_paired`). The waiting rows are locked ``FOR UPDATE SKIP LOCKED``: a
     waiting player another request is pairing right now is skipped, so one waiting
-    player makes one match however many ask at once. Bot accounts meet only those who
-    accept bots (``bots``); without ``bots`` the opponent is a person."""
+    player makes one match however many ask at once. Only active accounts whose entry
+    was asked or looked at within ``PAIRING_POLL_SECONDS`` are paired; an older entry is
+    gone. Bot accounts meet only those who accept bots (``bots``); without ``bots`` the
+    opponent is a person."""
     options = _options(rules, length, stakes, turn_seconds, rated, bots, user)
     now = timezone.now()
+    fresh_since = now - timedelta(seconds=settings.PAIRING_POLL_SECONDS)
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
         mine = PairingRequest.objects.select_for_update().filter(user=user).first()
+        if mine is not None and not _fresh(mine, fresh_since):
+            mine.delete()
+            mine = None
+        if mine is None:
+            paired = just_paired(user, now)
+            if paired is not None:
+                return Pairing(None, paired)
         if mine is not None and mine.options() != options:
             raise AlreadyWaiting(details={"waiting": mine.options()})
+        _forget_stale(fresh_since)
         row = Rating.objects.filter(user=user, rules=rules).first()
         rating = current(row, now).rating
         waited_mine = (now - mine.created_at).total_seconds() if mine else 0.0
         same = {key: value for key, value in options.items() if key != "bots"}
-        pool = PairingRequest.objects.select_for_update(skip_locked=True).filter(**same)
+        pool = (PairingRequest.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(**same, user__is_active=True)
+                .filter(Q(polled_at__gte=fresh_since)
+                        | Q(polled_at__isnull=True, created_at__gte=fresh_since)))
         candidates = (_bots_allowed(pool, user=user, bots=bots).exclude(user=user)
                       .select_related("user").order_by("created_at")[:200])
         best, best_gap = None, None
@@ -213,13 +285,46 @@ def pairing_request(*, user: User, rules: str, length: int, stakes: str = Stakes
         if best is None:
             if mine is None:
                 mine = PairingRequest.objects.create(user=user, rating=rating, created_at=now,
+                                                     polled_at=now, address=address,
                                                      **options)
+            else:
+                mine.polled_at = now
+                mine.save(update_fields=["polled_at"])
             return Pairing(mine, None)
-        partner = best.user
+        partner, partner_address = best.user, best.address
         best.delete()
         if mine is not None:
             mine.delete()
-        return Pairing(None, _paired_match(best_of=partner, asker=user, options=options))
+        match = _paired_match(best_of=partner, asker=user, options=options)
+        if address and partner_address == address:
+            SharedAddress.objects.create(match=match, first=partner, second=user,
+                                         address=address, rated=match.rated, at=now)
+        return Pairing(None, match)
+
+
+def _fresh(entry: PairingRequest, since: datetime) -> bool:
+    return (entry.polled_at or entry.created_at) >= since
+
+
+def _forget_stale(since: datetime) -> None:
+    """Delete a batch of entries nobody polled since ``since`` (rows another request
+    holds are skipped: never a wait here)."""
+    stale = list(PairingRequest.objects.select_for_update(skip_locked=True)
+                 .filter(Q(polled_at__lt=since) | Q(polled_at__isnull=True,
+                                                    created_at__lt=since))
+                 .values_list("pk", flat=True)[:100])
+    if stale:
+        PairingRequest.objects.filter(pk__in=stale).delete()
+
+
+def just_paired(user: User, now: datetime) -> Match | None:
+    """``user``'s active match made by a pairing in the last ``PAIRING_POLL_SECONDS``:
+    what a second tab's request (or the waiting player's next look) is answered."""
+    since = now - timedelta(seconds=settings.PAIRING_POLL_SECONDS)
+    return (Match.objects.filter(Q(white=user) | Q(black=user), status=MatchStatus.ACTIVE,
+                                 created_at__gte=since, events__type="match_created",
+                                 events__data__paired=True)
+            .order_by("-pk").first())
 
 
 def _paired_match(*, best_of: User, asker: User, options: dict[str, Any]) -> Match:
@@ -227,8 +332,11 @@ def _paired_match(*, best_of: User, asker: User, options: dict[str, Any]) -> Mat
     is (:func:`games.start.match_start`); its ``match_created`` event says ``paired`` (the
     account stream's ``paired``). Rated when asked for and both may still play rated."""
     white, black = (best_of, asker) if secrets.randbelow(2) else (asker, best_of)
+    # A clock always (PAIRING_TURN_SECONDS when none was asked for): a paired match whose
+    # player went away ends by the clock's sweep, never waits for ever.
     terms = MatchOptions(length=options["length"], rules=options["rules"],
-                         stakes=options["stakes"], turn_seconds=options["turn_seconds"],
+                         stakes=options["stakes"],
+                         turn_seconds=options["turn_seconds"] or settings.PAIRING_TURN_SECONDS,
                          rated=None if options["rated"] else False)
     return match_start(created_by=best_of, options=terms, white=white, black=black,
                        context={"paired": True})
@@ -242,9 +350,16 @@ def pairing_cancel(*, user: User) -> None:
         raise NotFound("You are not waiting for a game.")
 
 
-def pairing_status(*, user: User) -> Pairing:
-    """Look again with the options the player waits with (the window has widened)."""
+def pairing_status(*, user: User, address: str | None = None) -> Pairing:
+    """Look again with the options the player waits with (the window has widened; the
+    entry is kept for another ``PAIRING_POLL_SECONDS``); paired when another player's
+    request just made the match (:func:`just_paired`); idle otherwise, or when the entry
+    was not looked at for ``PAIRING_POLL_SECONDS``."""
     mine = PairingRequest.objects.filter(user=user).first()
-    if mine is None:
-        return Pairing(None, None)
-    return pairing_request(user=user, **mine.options())  # type: ignore[arg-type]
+    now = timezone.now()
+    if mine is None or not _fresh(mine, now - timedelta(seconds=settings.PAIRING_POLL_SECONDS)):
+        if mine is not None:
+            PairingRequest.objects.filter(pk=mine.pk).delete()
+        return Pairing(None, just_paired(user, now))
+    return pairing_request(user=user, address=mine.address or address,
+                           **mine.options())  # type: ignore[arg-type]

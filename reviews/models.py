@@ -26,6 +26,9 @@ class Analysis(models.Model):
     depth = models.PositiveSmallIntegerField()
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                      on_delete=models.SET_NULL, related_name="+")
+    requested_from = models.GenericIPAddressField(
+        null=True, blank=True,
+        help_text="The requester's address (ANALYSES_QUEUED_PER_ADDRESS counts by it).")
     state = models.CharField(max_length=8, choices=State.choices, default=State.QUEUED)
     turns_done = models.PositiveIntegerField(default=0)
     turns_total = models.PositiveIntegerField(default=0)

@@ -32,15 +32,26 @@ def chosen_language(request: HttpRequest) -> str | None:
     return lang if lang in dict(settings.LANGUAGES) else None
 
 
+def cookie_language(request: HttpRequest) -> str | None:
+    """The language cookie's, when the site speaks it."""
+    try:
+        return translation.get_supported_language_variant(
+            request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) or "")
+    except LookupError:
+        return None
+
+
 DOCS_PREFIXES = ("/api/v1/docs/", "/api/v1/schema/")
 
 
 def accepted_language(request: HttpRequest) -> str | None:
     """The first language of ``Accept-Language`` that the site speaks (``ru-RU`` is
-    ``ru``), or ``None``."""
+    ``ru``), or ``None``. A language of quality 0 is one the client refuses (RFC 9110,
+    12.4.2: ``ru;q=0`` means "not Russian"): never chosen, though Django's own parser
+    lists it."""
     header = request.headers.get("Accept-Language", "")
-    for code, _quality in trans_real.parse_accept_lang_header(header):
-        if code == "*":
+    for code, quality in trans_real.parse_accept_lang_header(header):
+        if code == "*" or quality <= 0:
             break
         try:
             return translation.get_supported_language_variant(code)
@@ -58,10 +69,10 @@ class PlayLocaleMiddleware(LocaleMiddleware):
         if not request.path_info.startswith(PREFIX):
             translation.activate(settings.LANGUAGE_CODE)
             return
-        lang = chosen_language(request)
-        if lang is None:
-            super().process_request(request)
-            return
+        # Django's order (?lang= here first): the cookie, the header, LANGUAGE_CODE — the
+        # header read by accepted_language, which takes no language of quality 0.
+        lang = (chosen_language(request) or cookie_language(request)
+                or accepted_language(request) or settings.LANGUAGE_CODE)
         translation.activate(lang)
         request.LANGUAGE_CODE = translation.get_language()
 

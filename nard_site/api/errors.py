@@ -90,6 +90,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "too_many_tournaments": status.HTTP_409_CONFLICT,
     "server_error": status.HTTP_500_INTERNAL_SERVER_ERROR,
     "service_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
+    "review_budget_spent": status.HTTP_429_TOO_MANY_REQUESTS,
 }
 
 ERROR_CODES: tuple[tuple[str, str], ...] = tuple(

@@ -7,7 +7,14 @@ same request gets that answer again — with ``Idempotent-Replayed: true`` — a
 changes nothing. A refusal (4xx) changed nothing and is not stored (refused
 requests must not each leave a row): a retry of it runs again. The same
 key with another request is refused with 422 ``idempotency_key_reused``. Keys are per
-user and expire after ``IDEMPOTENCY_KEY_TTL`` seconds (24 hours by default).
+user and expire after ``IDEMPOTENCY_KEY_TTL`` seconds (1 hour by default).
+
+What is kept is bounded: the answer's body is needed (a replay must give the same answer,
+which a digest could not rebuild), but a client retries within seconds or minutes, not
+days. So a record lives ``IDEMPOTENCY_KEY_TTL`` (was 24 hours), and each keyed POST first
+deletes the account's expired records and all but its ``IDEMPOTENCY_KEYS_PER_ACCOUNT``
+newest: one hotseat match played with keys left 379 rows (1.65 MB) until the purge
+command ran; now at most that many per account, whether the command runs or not.
 
 The record is written in the same transaction as the action, so a retry that
 races the first attempt waits on the key's unique index and then replays.
@@ -25,6 +32,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import HttpResponse
 from django.utils import timezone
 from rest_framework.request import Request
@@ -39,7 +47,7 @@ HEADER = "Idempotency-Key"
 
 
 def key_ttl() -> timedelta:
-    return timedelta(seconds=getattr(settings, "IDEMPOTENCY_KEY_TTL", 24 * 3600))
+    return timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL)
 
 
 class IdempotencyKeyReused(DomainError):
@@ -65,6 +73,15 @@ def _fingerprint(request: Request) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
+def _forget_old(user: Any) -> None:
+    """Delete ``user``'s expired records and all but the newest
+    ``IDEMPOTENCY_KEYS_PER_ACCOUNT - 1`` (room for the one being made)."""
+    mine = IdempotencyRecord.objects.filter(user=user)
+    kept = max(settings.IDEMPOTENCY_KEYS_PER_ACCOUNT - 1, 0)
+    older = mine.order_by("-created_at", "-pk").values("pk")[kept:]
+    mine.filter(Q(created_at__lt=timezone.now() - key_ttl()) | Q(pk__in=older)).delete()
+
+
 def _replay(record: IdempotencyRecord) -> HttpResponse:
     response = HttpResponse(record.body, status=record.status_code,
                             content_type="application/json")
@@ -84,8 +101,7 @@ def idempotent(action: Callable[..., Response]) -> Callable[..., Any]:
             raise InvalidIdempotencyKey(details={"Idempotency-Key": ["Invalid key."]})
         fingerprint = _fingerprint(request)
         with transaction.atomic():
-            IdempotencyRecord.objects.filter(
-                user=request.user, key=key, created_at__lt=timezone.now() - key_ttl()).delete()
+            _forget_old(request.user)
             try:
                 with transaction.atomic():
                     record = IdempotencyRecord.objects.create(

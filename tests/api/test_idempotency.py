@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.models import Event, Match, Turn
 from nard_site.api.models import IdempotencyRecord
@@ -110,3 +111,29 @@ def test_malformed_keys_are_refused(alice, key):
                                  HTTP_IDEMPOTENCY_KEY=key)
     assert_error(response, 400, "validation_error")
     assert not Match.objects.exists()
+
+
+def test_an_account_keeps_only_its_newest_answers(alice, settings):
+    """What keyed POSTs leave is bounded per account (before: every answer, whole, until
+    the purge command ran — 379 rows, 1.65 MB for one hotseat match), and a kept key
+    still replays its answer."""
+    settings.IDEMPOTENCY_KEYS_PER_ACCOUNT = 3
+    answers = [alice.client.post("/api/v1/matches/", {"length": 1}, format="json",
+                                 HTTP_IDEMPOTENCY_KEY=f"bounded-{i}") for i in range(5)]
+    assert [a.status_code for a in answers] == [201] * 5
+    assert sorted(IdempotencyRecord.objects.values_list("key", flat=True)) == [
+        "bounded-2", "bounded-3", "bounded-4"]
+    again = alice.client.post("/api/v1/matches/", {"length": 1}, format="json",
+                              HTTP_IDEMPOTENCY_KEY="bounded-4")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert again.json() == answers[4].json()
+
+
+def test_expired_answers_of_other_keys_are_deleted_by_the_next_keyed_post(alice, settings):
+    alice.client.post("/api/v1/matches/", {"length": 1}, format="json",
+                      HTTP_IDEMPOTENCY_KEY="old-key")
+    IdempotencyRecord.objects.update(
+        created_at=timezone.now() - timedelta(seconds=settings.IDEMPOTENCY_KEY_TTL + 1))
+    alice.client.post("/api/v1/matches/", {"length": 1}, format="json",
+                      HTTP_IDEMPOTENCY_KEY="new-key")
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new-key"]

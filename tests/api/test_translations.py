@@ -87,3 +87,17 @@ def test_the_cookie_alone_changes_nothing_and_successes_are_untouched(api: Any) 
     ok = api.get("/api/v1/rules/")
     ok_ru = api.get("/api/v1/rules/", HTTP_ACCEPT_LANGUAGE="ru")
     assert ok_ru.content == ok.content and "Content-Language" not in ok_ru
+
+
+@pytest.mark.parametrize("header", ["ru;q=0", "ru;q=0, en;q=0.5", "ru-RU;q=0.0"])
+def test_a_language_of_quality_zero_is_refused(api: Any, header: str) -> None:
+    """``ru;q=0`` says "not Russian": the API and the page answer in English (before,
+    in Russian)."""
+    answer = api.get("/api/v1/matches/999999/", HTTP_ACCEPT_LANGUAGE=header)
+    assert answer.status_code == 404
+    assert answer.get("Content-Language", "en").startswith("en")
+    assert answer.json()["error"]["message"] == api.get("/api/v1/matches/999999/").json()[
+        "error"]["message"]
+    page = api.get("/play/", HTTP_ACCEPT_LANGUAGE=header)
+    assert page.status_code == 200
+    assert page["Content-Language"].startswith("en")

@@ -78,7 +78,54 @@ def test_ready_when_everything_answers(api: Any) -> None:
     response = api.get("/api/v1/health/?ready")
     assert response.status_code == 200
     assert response.json() == {"status": "ok", "database": "ok", "ready": True,
-                               "queue_lag_seconds": 0.0}
+                               "queue_lag_seconds": 0.0, "review_lag_seconds": 0.0}
+
+
+def waiting_job(queue: str, age: float) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    job = DBTaskResult.objects.create(
+        status="READY", args_kwargs={"args": [], "kwargs": {}}, priority=0,
+        task_path="reviews.tasks.analyse" if queue == "analysis" else "games.tasks.bot_turn",
+        queue_name=queue, backend_name="default", run_after=timezone.now())
+    DBTaskResult.objects.filter(pk=job.pk).update(
+        enqueued_at=timezone.now() - timedelta(seconds=age))
+
+
+def test_a_review_backlog_never_fails_readiness(api: Any) -> None:
+    """Only the computer's queue counts for readiness; the reviews' lag is its own figure."""
+    waiting_job("analysis", 600)
+    response = api.get("/api/v1/health/?ready")
+    assert response.status_code == 200, response.json()
+    assert response.json()["ready"] is True
+    assert response.json()["queue_lag_seconds"] == 0.0
+    assert response.json()["review_lag_seconds"] >= 600
+    text = scrape(api)
+    assert value(text, "nard_task_queue_depth") == 0
+    assert value(text, "nard_review_queue_depth") == 1
+    assert value(text, "nard_review_queue_oldest_seconds") >= 600
+
+
+def test_readiness_figures_only_to_the_metrics_networks(api: Any) -> None:
+    waiting_job("default", 120)
+    with override_settings(METRICS_ALLOWED=[]):
+        response = api.get("/api/v1/health/?ready")
+        assert response.status_code == 503
+        assert response.json() == {"status": "not_ready", "database": "ok", "ready": False}
+        with override_settings(METRICS_TOKEN="s3cret-token"):
+            told = api.get("/api/v1/health/?ready", HTTP_AUTHORIZATION="Bearer s3cret-token")
+            assert told.status_code == 503
+            assert told.json()["queue_lag_seconds"] >= 120
+
+
+def test_unknown_methods_share_one_label(api: Any) -> None:
+    """A method label takes a fixed set of values: random methods are all ``other``."""
+    for word in ("FOOA", "FOOB", "FOOC"):
+        assert api.generic(word, "/api/v1/no-such-thing/").status_code == 404
+    text = scrape(api)
+    assert "FOO" not in text
+    assert sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith("nard_request_seconds_count{") and 'method="other"' in line) >= 3
 
 
 def test_metrics_are_not_public(api: Any) -> None:

@@ -221,7 +221,9 @@ def test_the_claim_takes_expected_version(alice, bob, scripted_dice, clock):
 
 
 def test_the_sweep_settles_only_what_is_over_the_limit_and_only_once(alice, bob, seat,
-                                                                     scripted_dice, clock):
+                                                                     scripted_dice, clock,
+                                                                     settings):
+    settings.RATED_MIN_TURNS = 0  # rated however short (the minimum: tests/ratings)
     over = clock_match(alice, bob, scripted_dice, turn_seconds=60)
     carol, dave = seat("carol"), seat("dave")
     under = clock_match(carol, dave, scripted_dice, turn_seconds=120)

@@ -464,7 +464,9 @@ def test_hotseat_offers_and_answers(alice, scripted_dice):
 
 
 def test_a_whole_match_decided_by_a_refused_offer_exports_and_imports(alice, bob,
-                                                                      scripted_dice, make_user):
+                                                                      scripted_dice, make_user,
+                                                                      settings):
+    settings.RATED_MIN_TURNS = 0  # rated however short (the minimum: tests/ratings)
     match_id = stake_match(alice, bob, scripted_dice, length=3)
     alice.ok(match_id, "offer")
     bob.ok(match_id, "refuse")  # game 1: White 1-0
