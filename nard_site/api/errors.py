@@ -80,6 +80,7 @@ STATUS_OF_CODE: dict[str, int] = {
     "already_reported": status.HTTP_409_CONFLICT,
     # People around the board.
     "challenges_closed": status.HTTP_403_FORBIDDEN,
+    "cannot_follow_self": status.HTTP_400_BAD_REQUEST,
     # Tournaments.
     "already_joined": status.HTTP_409_CONFLICT,
     "not_joined": status.HTTP_409_CONFLICT,

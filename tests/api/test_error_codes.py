@@ -14,7 +14,8 @@ from nard_site.api.errors import STATUS_OF_CODE
 from tests.support import API
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ("accounts", "games", "live", "nard_site", "ratings", "reviews")
+MODULES = ("accounts", "games", "live", "nard_site", "ratings", "reviews", "chat", "social",
+           "tournaments")
 # ``code=`` of a field's own validation error (in ``details``), not an answer's code.
 FIELD_CODES = {"invalid", "unique", "required", "null", "blank"}
 
