@@ -152,7 +152,7 @@ PENDING_NOTICES = 20
 
 def notice_items(notice: Notice) -> Iterator[Item]:
     """``notice``: a new notice to this account (``accounts.notices``)."""
-    yield notice.recipient_id, "notice", dict(notice_json(notice))
+    yield notice.recipient_id, "notice", typed("notice", dict(notice_json(notice)))
 
 
 def stamp(kind: str, data: dict[str, Any]) -> tuple[int, int]:

@@ -1,14 +1,16 @@
 """The account stream's items (``GET stream/``, :mod:`live.kinds`), each kind a shape.
 
-Every item's data has ``type`` (its kind, the SSE ``event:`` name too), ``match`` and
-``version``; the schema documents them as ``AccountEvent``, a ``oneOf`` discriminated by
+Every item's data has ``type`` (its kind, the SSE ``event:`` name too) and, but for a
+``notice`` (an account's notice: ``id`` tells a repeat), ``match`` and ``version``; the
+schema documents them as ``AccountEvent``, a ``oneOf`` discriminated by
 ``type``.
 
 No ``from __future__ import annotations`` here: these annotations are read at run time.
 """
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict, get_type_hints
 
+from accounts.notices import NoticeItem
 from games.event_shapes import DeadlineData, GameOverData, MatchOverData, StakeData
 from games.shapes import Colour, RulesName
 from nard_site.api.shapes import Doc
@@ -36,6 +38,8 @@ class PairedItem(_Item):
     rated: bool
     color: Colour
     opponent: str | None
+    tournament: Annotated[int | None, Doc("The tournament whose round paired you, or `null` "
+                                          "(quick pairing).")]
 
 
 class YourTurnItem(_Item):
@@ -71,6 +75,7 @@ ACCOUNT_ITEM_DATA: dict[str, Any] = {
     "deadline": DeadlineItem,
     "game_over": GameOverItem,
     "match_over": MatchOverItem,
+    "notice": NoticeItem,
 }
 """Every kind of the account stream with the shape of its data."""
 
@@ -79,7 +84,7 @@ def _item(kind: str, data: Any) -> Any:
     name = "".join(part.title() for part in kind.split("_"))
     shape = TypedDict(f"Account{name}", {  # type: ignore[misc]
         "type": Annotated[Literal[kind], Doc(const=True)],  # type: ignore[valid-type]
-        **data.__annotations__,
+        **get_type_hints(data, include_extras=True),
     })
     shape.__doc__ = f"A `{kind}` item of the account's stream."
     shape.__module__ = __name__

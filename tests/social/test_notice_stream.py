@@ -36,6 +36,7 @@ def test_a_challenge_is_heard_as_a_notice_and_an_invitation(alice: Any, bob: Any
     assert set(by_kind) == {"invitation", "notice"}
     notice = by_kind["notice"]
     assert notice["kind"] == "challenge" and notice["read_at"] is None
+    assert notice["type"] == "notice"
     assert notice["data"]["match"] == match_id and notice["data"]["by"] == "alice"
 
 
@@ -63,3 +64,5 @@ def test_unread_notices_wait_for_a_stream_then_new_ones_follow(alice: Any, setti
         waiting.pk, "moderation_decision", {"r": 2})
     assert (second["kind"], second["data"]) == ("review_finished", {"match": 5})
     assert second["id"] > waiting.pk
+    # Typed as every account item, the one waiting and the one pushed alike.
+    assert first["type"] == second["type"] == "notice"
