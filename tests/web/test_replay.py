@@ -199,3 +199,23 @@ def test_an_unreviewed_game_replays_without_a_refused_request(open_page, make_us
     assert {tuple(p["analyses"][0].items()) for p in positions} == {
         (("depth", 1), ("state", "queued"))}
     assert refused == [] and errors == []
+
+
+def test_a_turn_cut_short_shows_its_steps_not_a_pass(open_page, make_user):
+    """A turn that played some steps and then could not go on (a pass after steps, common
+    in Long Nardy) is its steps and "the rest could not be played", in the move list
+    and above the board — never a plain "pass"."""
+    match = finished_match(make_user, "long_nardy", seed=5)
+    page = open_page()
+    open_replay(page, match.pk)
+    moves = api_get(page, f"matches/{match.pk}/games/1/moves/")
+    cut = next(t for t in moves if t["passed"] and t["steps"])
+    page.click(f"#replay-moves li[data-turn='{cut['number']}']")
+    at_index(page, cut["number"])
+    where = page.inner_text("#replay-where")
+    line = page.inner_text(f"#replay-moves li[data-turn='{cut['number']}']")
+    for text in (where, line):
+        played = text.split(": ")[-1].split(" — ")[0].split()
+        assert len(played) == len(cut["steps"]) and all("/" in s for s in played), text
+        assert "the rest could not be played" in text, text
+        assert "pass" not in text, text

@@ -158,6 +158,15 @@ export function stepText(step) {
   return `${from}/${to}${step.hit ? "*" : ""}`;
 }
 
+/** A turn's play as the log and the replay write it: its steps ("24/20 20/16"); a turn
+ *  cut short ("24/20 20/16 — the rest could not be played": a pass after some steps,
+ *  common in Long Nardy); a pass ("pass (no legal move)"). `steps`: the steps' text. */
+export function turnText(steps, passed, reason) {
+  if (!passed) return steps || "…";
+  if (!steps) return f(_("pass (%(reason)s)"), { reason: reasonText(reason) });
+  return f(_("%(steps)s — the rest could not be played"), { steps });
+}
+
 // The built-in computer's accounts are computer-<level> (games.opponents.PREFIX; no one
 // may register such a name): the page knows them without reading each profile.
 const COMPUTER_PREFIX = "computer-";

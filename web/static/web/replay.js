@@ -10,7 +10,7 @@
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
 import { app, attempt, button, cap, explain, h, rulesTitle, session,
-         stepText } from "./common.js";
+         stepText, turnText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -183,7 +183,7 @@ export function openReplay(matchId, number) {
       : f(_("Turn %(turn)s of %(total)s: %(side)s %(dice)s: %(steps)s"), {
         turn: t.number, total: turns.length, side: side(t.side),
         dice: (t.dice || []).join("-"),
-        steps: t.passed ? _("pass") : steps.map(stepText).join(" ") || "…" });
+        steps: turnText(steps.map(stepText).join(" "), t.passed, t.pass_reason) });
     where.dataset.turn = String(index);
     for (const li of moveList.querySelectorAll("li[data-index]")) {
       const on = Number(li.dataset.index) === index;
@@ -286,7 +286,7 @@ export function openReplay(matchId, number) {
                            onclick: () => go(t.number) },
         h("span", { class: "n" }, `${t.number}.`), " ", h("span", { class: `swatch ${t.side}` }),
         ` ${side(t.side)} ${(t.dice || []).join("-")}: `,
-        t.passed ? _("pass") : steps || "…",
+        turnText(steps, t.passed, t.pass_reason),
         r && r.mark ? h("span", { class: `mark ${r.mark}` },
                         ` ${MARK_NAMES[r.mark]} \u2212${r.loss.toFixed(3)}`) : null,
         r && !r.mark && r.kind === "move" && r.loss > 0
