@@ -343,7 +343,13 @@ class MatchView {
     const drawn = drawnRecord(this.match, this.aheadReads);
     const { parts, shown, ahead } = logEntries(this.match, games, turnsOf, drawn,
                                                (step, mover) => this.viewed(step, mover));
-    this.noteLastTurn(drawn ? turnsOf.get(drawn.game) || [] : [], drawn);
+    // A finished match: its last game's winning turn is the last move (the state's
+    // record has no limit then, and the turn marked before would be the loser's).
+    const s = this.match && this.match.state;
+    const ended = !drawn && this.match && this.match.status === "finished" && s
+      && typeof s.game === "number" ? { game: s.game, turn: Infinity, steps: null } : null;
+    const upTo = drawn || ended;
+    this.noteLastTurn(upTo ? turnsOf.get(upTo.game) || [] : [], upTo);
     if (ahead) {
       this.aheadReads += 1;
       this.refetch(0);
