@@ -445,7 +445,7 @@ class MatchView {
 
   /** A write; its answer drawn. `guard: false` sends no expected_version: for a roll-off
    *  die, which both sides roll at once (R7) — the other side's die (the computer's, a
-   *  few milliseconds after the match starts or a tie) changes nothing ours depends on,
+   *  few milliseconds after ours: it waits for it) changes nothing ours depends on,
    *  and the server's own guards (wrong_phase, not_your_turn) still hold (no 409
    *  in the normal flow). */
   async act(path, body = {}, { guard = true } = {}) {
