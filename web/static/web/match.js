@@ -252,6 +252,18 @@ class MatchView {
     this.sayAnswer(accepted ? "accept" : "refuse", them, waiting.stake);
   }
 
+  /** "Your rating: 1512.3 (+12.3)": a rated match's change for the viewer's side, from
+   *  its match_over event's data (live, or read again when the page is opened). */
+  sayRatings(d) {
+    const m = this.match;
+    if (!d.ratings || !m || m.hotseat) return;
+    const text = this.mySides().map((c) => matchOverText(d.ratings, c)).join(" ");
+    if (!text) return;
+    this.el.notice.textContent = text;
+    this.el.notice.hidden = false;
+    this.el.notice.dataset.ratings = "true";
+  }
+
   /** The notice (and, for an accept, a toast) that the other side answered our offer. */
   sayAnswer(kind, by, stake) {
     const { notice } = this.el;
@@ -319,6 +331,10 @@ class MatchView {
   async lastSeq() {
     const events = await attempt(() => api.get(`matches/${this.id}/events/`), { quiet: true });
     if (events && events.some((e) => e.type === "roll_off")) this.rolledOff = true;
+    // A finished rated match opened again: the rating change from its match_over event,
+    // as the live event showed it.
+    const over = (events || []).find((e) => e.type === "match_over");
+    if (over) this.sayRatings(over.data || {});
     return events && events.length ? events[events.length - 1].seq : 0;
   }
 
@@ -417,9 +433,8 @@ class MatchView {
                        { n: d.game, side: side(d.winner) })
           + (d.result ? ` — ${resultWord(d.result)}`
             : d.mars ? ` — ${_("mars")}` : ""));
-      } else if (e.type === "match_over" && d.ratings && !hotseat) {
-        const text = this.mySides().map((c) => matchOverText(d.ratings, c)).join(" ");
-        if (text) { notice.textContent = text; notice.hidden = false; }
+      } else if (e.type === "match_over") {
+        this.sayRatings(d);
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && this.mySides().includes(otherSide(d.side)) && !hotseat) {
         // The other side (a player, or the computer) answered our offer.
