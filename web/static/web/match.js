@@ -879,8 +879,16 @@ class MatchView {
     }
     // Unchanged controls are kept: the computer's steps, animated one by one, draw them
     // again several times a second.
+    const hadRoll = Boolean(shown.querySelector("#roll"));
     replaceChildrenKeeping(shown, [...actions.childNodes]);
     if (focused !== null) this.refocus(focused);
+    else if (!hadRoll && !m.hotseat && (!active || active === document.body
+                                         || this.el.boardHost.contains(active))) {
+      // The opponent's (the computer's) reply brought our Roll while the focus waited on
+      // the board or nowhere: the next thing to do is Roll, not a Tab away.
+      const roll = document.getElementById("roll");
+      if (roll) roll.focus({ preventScroll: true });
+    }
   }
 
   /** The control that had the focus is drawn again: focus it, or, gone (Roll after the
