@@ -160,11 +160,21 @@ export function stepText(step) {
 
 /** A turn's play as the log and the replay write it: its steps ("24/20 20/16"); a turn
  *  cut short ("24/20 20/16 — the rest could not be played": a pass after some steps,
- *  common in Long Nardy); a pass ("pass (no legal move)"). `steps`: the steps' text. */
-export function turnText(steps, passed, reason) {
+ *  common in Long Nardy); a pass ("pass (no legal move)"); the roll a resignation left
+ *  unplayed (`resigned`: "not played: the game was resigned"). `steps`: the steps' text. */
+export function turnText(steps, passed, reason, resigned = false) {
+  if (!passed && !steps && resigned) return _("not played: the game was resigned");
   if (!passed) return steps || "…";
   if (!steps) return f(_("pass (%(reason)s)"), { reason: reasonText(reason) });
   return f(_("%(steps)s — the rest could not be played"), { steps });
+}
+
+/** Whether turn `t` is the last of `game` and that game ended by a resignation (or a
+ *  claim, or the match abandoned: a resignation too) before the turn was played. */
+export function resignedTurn(game, t, turns) {
+  return Boolean(game && ["resigned", "claimed", "abandoned"].includes(game.end_reason)
+    && t.finished_at && !t.passed && !(t.steps || []).length
+    && turns[turns.length - 1] === t);
 }
 
 // The built-in computer's accounts are computer-<level> (games.opponents.PREFIX; no one

@@ -646,6 +646,13 @@ class MatchView {
     await this.act("resign");
   }
 
+  /** Resign the whole match (`resign/` with `match: true`): offered beside the armed
+   *  Resign when losing the game would not end the match by itself. */
+  async resignMatch() {
+    this.resignArmed = false;
+    await this.act("resign", { match: true });
+  }
+
   async rematch() {
     const r = await attempt(() => api.post(`matches/${this.id}/rematch/`, {}));
     if (r) {
@@ -858,6 +865,15 @@ class MatchView {
       actions.append(button((this.resignArmed ? armed : _("Resign")) + who2,
                             () => this.resign(),
                             { id: "resign", class: this.resignArmed ? "danger" : "" }));
+      // The whole match too, when the game's points would not end it.
+      const theirs = cost ? (m.score || {})[otherSide(cost.side)] || 0 : 0;
+      if (this.resignArmed && cost && theirs + cost.points < m.length) {
+        actions.append(button(ngettext(
+          "Resign the match: you lose this game's %(count)s point and the match",
+          "Resign the match: you lose this game's %(count)s points and the match",
+          cost.points) + who2, () => this.resignMatch(), { id: "resign-match",
+                                                          class: "danger" }));
+      }
     }
     if (m.status === "finished" && sides.length) {
       actions.append(button(_("Rematch"), () => this.rematch(), { id: "rematch" }));

@@ -9,7 +9,7 @@
 
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
-import { app, attempt, button, cap, explain, h, rulesTitle, session,
+import { app, attempt, button, cap, explain, h, resignedTurn, rulesTitle, session,
          stepText, turnText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
@@ -119,6 +119,7 @@ export function openReplay(matchId, number) {
   const facts = () => (match && ruleSet(match.rules)) || {};
   const viewer = () => (positions[0] ? positions[0].board.perspective : "white");
   const viewed = (st, mover) => stepFor(st, mover, viewer(), facts().numbering);
+  const thisGame = () => games.find((g) => g.number === number) || null;
   const turnReview = (n) => (review ? review.turns.find((t) => t.number === n) : null);
 
   // Keys: ← → Home End step wherever the focus is (the board's own arrow keys move
@@ -183,7 +184,8 @@ export function openReplay(matchId, number) {
       : f(_("Turn %(turn)s of %(total)s: %(side)s %(dice)s: %(steps)s"), {
         turn: t.number, total: turns.length, side: side(t.side),
         dice: (t.dice || []).join("-"),
-        steps: turnText(steps.map(stepText).join(" "), t.passed, t.pass_reason) });
+        steps: turnText(steps.map(stepText).join(" "), t.passed, t.pass_reason,
+                        resignedTurn(thisGame(), t, turns)) });
     where.dataset.turn = String(index);
     for (const li of moveList.querySelectorAll("li[data-index]")) {
       const on = Number(li.dataset.index) === index;
@@ -286,7 +288,7 @@ export function openReplay(matchId, number) {
                            onclick: () => go(t.number) },
         h("span", { class: "n" }, `${t.number}.`), " ", h("span", { class: `swatch ${t.side}` }),
         ` ${side(t.side)} ${(t.dice || []).join("-")}: `,
-        turnText(steps, t.passed, t.pass_reason),
+        turnText(steps, t.passed, t.pass_reason, resignedTurn(thisGame(), t, turns)),
         r && r.mark ? h("span", { class: `mark ${r.mark}` },
                         ` ${MARK_NAMES[r.mark]} \u2212${r.loss.toFixed(3)}`) : null,
         r && !r.mark && r.kind === "move" && r.loss > 0
