@@ -10,6 +10,7 @@ import { api, features } from "./api.js";
 import { _, f, ngettext } from "./i18n.js";
 import { app, attempt, h, matchOutcome, matchTitle, rulesTitle } from "./common.js";
 import { graph } from "./ratings.js";
+import { verifyLink } from "./replay.js";
 
 const LAST = 20;   // the newest analysed games of each rule set the averages count
 
@@ -65,7 +66,8 @@ function historySection(matches) {
       h("span", { class: "replays" }, _("Replays:"), " ",
         Array.from({ length: games }, (_unused, i) => h("a", {
           href: `#/matches/${m.id}/replay/${i + 1}`, class: "replay-link",
-          "aria-label": f(_("Open the replay of game %(n)s"), { n: i + 1 }) }, String(i + 1)))));
+          "aria-label": f(_("Open the replay of game %(n)s"), { n: i + 1 }) }, String(i + 1)))),
+      verifyLink(m.id));
   })));
   return box;
 }

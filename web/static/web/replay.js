@@ -27,13 +27,21 @@ export function replayLink(matchId, number = 1, text = null) {
            text || f(_("Replay game %(n)s"), { n: number }));
 }
 
+/** The dice verifier (/play/verify/, its own page) on match `matchId`: linked from every
+ *  finished game — the match page, the replay, the profile. */
+export function verifyLink(matchId, text = null) {
+  return h("a", { class: "verify-link", href: `/play/verify/?match=${matchId}`,
+                  "data-verify": matchId }, text || _("Verify the dice"));
+}
+
 /** "Replay and review: game 1 · game 2" for the match page: a link per finished game
  *  of `games` (the games list's items); nothing before the first game is over. */
 export function replayLinks(matchId, games) {
   const done = games.filter((g) => g.winner);
   if (!done.length) return [];
   return [_("Replay and review:"), " ", ...done.flatMap((g, i) => [i ? " · " : "",
-    replayLink(matchId, g.number, f(_("game %(n)s"), { n: g.number }))])];
+    replayLink(matchId, g.number, f(_("game %(n)s"), { n: g.number }))]), " · ",
+    verifyLink(matchId)];
 }
 
 const MARK_NAMES = { inaccuracy: _("inaccuracy"), mistake: _("mistake"),
@@ -90,6 +98,7 @@ export function openReplay(matchId, number) {
       _("Export the match (text)")), " · ",
     h("a", { href: `${API}matches/${matchId}/export/?format=json`, id: "replay-export-json" },
       _("JSON")), " · ",
+    verifyLink(matchId), " · ",
     h("a", { href: `#/match/${matchId}`, id: "replay-match" }, _("Back to the match")));
   const moveList = h("ol", { class: "log replay-moves", id: "replay-moves",
                              "aria-label": _("Moves") });
