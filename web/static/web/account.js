@@ -10,9 +10,11 @@ const who = document.getElementById("who");
 export function renderWho() {
   who.replaceChildren();
   if (session.me) {
+    // The name opens the player's own profile.
     who.append(h("span", { class: "me", "data-testid": "me" },
                  h("span", { class: "me-label" }, _("Signed in as"), " "),
-                 h("strong", {}, session.me)),
+                 h("a", { href: `#/players/${encodeURIComponent(session.me)}`, id: "me-link",
+                          class: "me-link" }, h("strong", {}, session.me))),
                h("button", { type: "button", class: "link", id: "logout",
                              onclick: logout }, _("Log out")));
   }
