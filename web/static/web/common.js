@@ -110,6 +110,20 @@ export const store = (key, value) => {
   try { localStorage.setItem(key, value); } catch { /* private */ }
 };
 
+// Moves written in each mover's own numbering (as gnubg and backgammon players write
+// them) instead of the viewer's: a choice kept per player in this browser.
+const OWN_NUMBERING = "nard.ownNumbering";
+const numberingKey = () => `${OWN_NUMBERING}:${session.me || ""}`;
+export const ownNumbering = () => stored(numberingKey()) === "1";
+
+/** The switch for `ownNumbering`, calling `changed()` when it is turned. */
+export function numberingSwitch(changed) {
+  return h("label", { class: "numbering-switch" }, h("input", {
+    type: "checkbox", id: "own-numbering", checked: ownNumbering(),
+    onchange: (e) => { store(numberingKey(), e.target.checked ? "1" : "0"); changed(); } }),
+  " ", _("Each mover's own numbering"));
+}
+
 let audio = null;
 export function beep() {
   try {

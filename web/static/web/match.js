@@ -14,6 +14,7 @@ import { MatchLive, wake } from "./live.js";
 import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText } from "./ratings.js";
 import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, button,
+         numberingSwitch, ownNumbering,
          clearHitToast, explain, go, h, matchOutcome, matchTitle, reasonText,
          replaceChildrenKeeping, resultExplanation, resultSentence, resultWord, session,
          stepText, store, stored, toast } from "./common.js";
@@ -54,6 +55,7 @@ function panelElements(matchId) {
     replays: h("p", { class: "replays", id: "replays" }),
     log: h("ol", { class: "log", id: "log", "aria-label": _("Move log") }),
     announce: h("p", { class: "sr-only", id: "announce", "aria-live": "polite" }),
+    numbering: h("span", { class: "numbering" }),
   };
   // Three parts around the board, placed by play.css — beside it on a
   // wide screen; on a phone the facts above it, the turn's controls (the dock) below it
@@ -65,7 +67,8 @@ function panelElements(matchId) {
     el.statusLine, el.hint, el.notice, el.result, el.clockLine,
     h("div", { class: "counters" }, el.headCounter, el.diceLeft), el.dieChoice, el.actions);
   el.rest = h("section", { class: "panel rest", id: "match-log", "aria-labelledby": "moves-h" },
-    el.liveLine, el.replays, h("h2", { id: "moves-h" }, _("Moves")), el.log, el.announce);
+    el.liveLine, el.replays, h("div", { class: "moves-head" },
+      h("h2", { id: "moves-h" }, _("Moves")), el.numbering), el.log, el.announce);
   el.root = h("section", { class: "match" }, el.boardHost, el.panel, el.dock, el.rest);
   return el;
 }
@@ -107,6 +110,7 @@ class MatchView {
     this.timers = { refetch: null, clock: null, presence: null };
 
     this.el = panelElements(matchId);
+    this.el.numbering.append(numberingSwitch(() => this.loadLog()));
     app.replaceChildren(this.el.root);
     this.board = new Board(this.el.boardHost, { onMove: (step) => this.pick(step),
                                                 chooseDie: (steps) => this.chooseDie(steps),
@@ -357,8 +361,9 @@ class MatchView {
     }
     if (this.stopped || ticket !== this.logTicket) return;   // a later read draws instead
     const drawn = drawnRecord(this.match, this.aheadReads);
-    const { parts, shown, ahead } = logEntries(this.match, games, turnsOf, drawn,
-                                               (step, mover) => this.viewed(step, mover));
+    // The log in the viewer's numbering, or each mover's own when asked for.
+    const written = ownNumbering() ? (step) => step : (step, mover) => this.viewed(step, mover);
+    const { parts, shown, ahead } = logEntries(this.match, games, turnsOf, drawn, written);
     // A finished match: its last game's winning turn is the last move (the state's
     // record has no limit then, and the turn marked before would be the loser's).
     const s = this.match && this.match.state;

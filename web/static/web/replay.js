@@ -9,8 +9,8 @@
 
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
-import { app, attempt, button, cap, explain, h, resignedTurn, rulesTitle, session,
-         stepText, turnText } from "./common.js";
+import { app, attempt, button, cap, explain, h, numberingSwitch, ownNumbering, resignedTurn,
+         rulesTitle, session, stepText, turnText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -119,7 +119,8 @@ export function openReplay(matchId, number) {
 
   const panel = h("aside", { class: "panel replay-panel", "aria-label": _("Replay") },
     title, players, gamesNav, h("div", { class: "replay-step", id: "replay-step" }, where, nav),
-    exportLinks, h("h2", {}, _("Moves")), moveList);
+    exportLinks, h("div", { class: "moves-head" }, h("h2", {}, _("Moves")),
+                   numberingSwitch(() => { renderMoves(); draw(); })), moveList);
   root.replaceChildren(h("section", { class: "replay", id: "replay",
                                       "data-match": matchId, "data-game": number },
                          boardHost, panel, reviewBox));
@@ -128,6 +129,9 @@ export function openReplay(matchId, number) {
   const facts = () => (match && ruleSet(match.rules)) || {};
   const viewer = () => (positions[0] ? positions[0].board.perspective : "white");
   const viewed = (st, mover) => stepFor(st, mover, viewer(), facts().numbering);
+  // The move list and the line above the board: the viewer's numbering, or each mover's
+  // own when the player asked for it (common.js ownNumbering).
+  const written = (st, mover) => (ownNumbering() ? st : viewed(st, mover));
   const thisGame = () => games.find((g) => g.number === number) || null;
   const turnReview = (n) => (review ? review.turns.find((t) => t.number === n) : null);
 
@@ -193,7 +197,8 @@ export function openReplay(matchId, number) {
       : f(_("Turn %(turn)s of %(total)s: %(side)s %(dice)s: %(steps)s"), {
         turn: t.number, total: turns.length, side: side(t.side),
         dice: (t.dice || []).join("-"),
-        steps: turnText(steps.map(stepText).join(" "), t.passed, t.pass_reason,
+        steps: turnText((t.steps || []).map((st) => stepText(written(st, mover))).join(" "),
+                        t.passed, t.pass_reason,
                         resignedTurn(thisGame(), t, turns)) });
     where.dataset.turn = String(index);
     for (const li of moveList.querySelectorAll("li[data-index]")) {
@@ -290,7 +295,7 @@ export function openReplay(matchId, number) {
     for (const t of turns) {
       items.push(...stakeLines(t.number));
       const r = turnReview(t.number);
-      const steps = (t.steps || []).map((st) => stepText(viewed(st, t.side))).join(" ");
+      const steps = (t.steps || []).map((st) => stepText(written(st, t.side))).join(" ");
       items.push(h("li", { class: `turn ${t.side}${t.passed ? " passed" : ""}`,
                            "data-index": t.number, "data-turn": t.number,
                            "data-mark": r && r.mark ? r.mark : "",
