@@ -227,12 +227,18 @@ export function matchOutcome(m) {
   return f(_("%(side)s wins %(won)s–%(lost)s"), { side: side(m.winner), won, lost });
 }
 
-/** The rule set's one-line explanation of a game's result (GET rules/ results[]). */
+/** A text without the rule book's references ("(R29)", "(H15, H16)"): for the rules'
+ *  readers, not for players. */
+export const withoutRuleCodes = (text) =>
+  String(text || "").replace(/\s*\((?:[RHS]\d+(?:[,–-]\s*)?)+\)/g, "");
+
+/** The rule set's one-line explanation of a game's result (GET rules/ results[]),
+ *  without its rule-book code. */
 export function resultExplanation(game, rules) {
   const d = ruleSet(rules);
   const kind = d && (d.results || []).find((r) => r.name === game.result);
   return kind && kind.explanation && game.end_reason !== "resigned"
-    && (kind.worth ?? kind.points) > 1 ? _(kind.explanation) : "";
+    && (kind.worth ?? kind.points) > 1 ? withoutRuleCodes(_(kind.explanation)) : "";
 }
 
 /** "Game 2: White wins 2 points — mars". */

@@ -60,7 +60,8 @@ export async function ratingsPanel(username) {
       rules: rulesTitle(r.rules), rating: r.rating.toFixed(0), deviation: r.deviation.toFixed(0) })
       + (r.provisional ? ` (${_("provisional")})` : "")
       + (r.rank ? ` — ${f(_("rank %(rank)s"), { rank: r.rank })}` : "");
-    box.append(el("p", {}, text), graph(r.history));
+    box.append(el("p", {}, text));
+    if (r.history && r.history.length) box.append(graph(r.history));   // no empty gap
   }
   for (const e of body.computer_estimates) {
     box.append(el("p", {}, f(_("Against the computer in %(rules)s you play like ~%(rating)s."),
