@@ -16,14 +16,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_ratings_are_titled_and_their_graphs_small(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    from django.utils import timezone
     from playwright.sync_api import expect
 
-    from ratings.models import Rating
-
-    from django.utils import timezone
-
     from games import services
-    from ratings.models import RatingChange
+    from ratings.models import Rating, RatingChange
 
     user = make_user("rated", password=PASSWORD)
     Rating.objects.create(user=user, rules="long_nardy", matches=1)
