@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from ratings.models import Rating
 from tests.web.conftest import PASSWORD, shot
 from tests.web.test_browser import login
 
@@ -20,8 +21,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_leaderboard_per_rule_set_and_your_own_profile(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
-
-    from ratings.models import Rating
 
     now = timezone.now() - timedelta(hours=1)
     for name, rating in (("ace", 1820.4), ("bee", 1650.0)):

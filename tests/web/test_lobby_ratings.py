@@ -7,7 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
+from games import services
+from ratings.models import Rating, RatingChange
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser import login
 
@@ -16,11 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_ratings_are_titled_and_their_graphs_small(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
-    from django.utils import timezone
     from playwright.sync_api import expect
-
-    from games import services
-    from ratings.models import Rating, RatingChange
 
     user = make_user("rated", password=PASSWORD)
     Rating.objects.create(user=user, rules="long_nardy", matches=1)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import PASSWORD, shot
-from tests.web.test_browser import login, match_id_of, settle
+from tests.web.test_browser import api_get, login, match_id_of, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,8 +40,6 @@ def test_both_players_land_on_the_paired_match(
 def test_the_choices_are_on_the_button_asked_for_and_remembered(
         open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
-
-    from tests.web.test_browser import api_get
 
     make_user("chooser", password=PASSWORD)
     page = open_page()

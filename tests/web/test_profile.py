@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from ratings.models import Rating
 from reviews.models import Analysis
 from tests.admin.conftest import resigned_match, short_match
 from tests.web.conftest import PASSWORD, shot
-from tests.web.test_browser import login
+from tests.web.test_browser import api_get, login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,8 +83,6 @@ def test_the_profile_on_a_phone_fits_and_explains_without_an_error_box(
     """At 390 px the averages' table scrolls inside its card (the page itself never
     wider than the screen); the sentence on what the averages count is a note, not the
     red-edged refusal box; a rating without history draws no empty graph."""
-    from ratings.models import Rating
-
     alice, bob = make_user("alice", password=PASSWORD), make_user("bob")
     reviewed = short_match(alice, bob)
     Analysis.objects.create(match=reviewed, depth=1, state=Analysis.State.DONE, results=[
@@ -98,8 +97,6 @@ def test_the_profile_on_a_phone_fits_and_explains_without_an_error_box(
     assert page.locator("#profile-review .hint").count() == 0
     assert page.locator("#profile-review .note").count() == 1
     page.wait_for_selector("#profile-ratings p")
-    from tests.web.test_browser import api_get
-
     ratings = api_get(page, "accounts/users/alice/ratings/")["ratings"]
     assert any(not r["history"] for r in ratings), ratings
     assert page.locator("#profile-ratings svg.rating-graph").count() == sum(

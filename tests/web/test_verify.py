@@ -14,6 +14,7 @@ import pytest
 from games import selectors, services
 from games.models import Match
 from nardy import Step
+from tests.web.conftest import shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -156,8 +157,6 @@ def test_the_verifier_is_linked_from_every_finished_game_and_speaks_russian(
     filled in and checked at once; its page has the language links, its results in the
     page's language, the rule sets by their titles and its bracketed figures explained."""
     from playwright.sync_api import expect
-
-    from tests.web.conftest import shot
 
     match = _finished_match(make_user)
     page = open_page()
