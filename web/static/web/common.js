@@ -54,8 +54,24 @@ export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 export function toast(message, kind = "info") {
   toastEl.textContent = message;
   toastEl.className = `toast show ${kind}`;
+  placeToast();
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { toastEl.className = "toast"; }, 4000);
+}
+
+// A phone in portrait (play.css): the match's facts (the players' names) under the top
+// bar, then a line of the log, then the board. The toast sits on that log line, its
+// bottom on the board's top edge, growing upwards (play.css caps its height) — over the
+// players only when long.
+const PORTRAIT_PHONE = "(max-width: 480px)";
+
+function placeToast() {
+  toastEl.style.top = "";
+  toastEl.style.bottom = "";
+  const log = document.getElementById("match-log");
+  if (!log || !window.matchMedia(PORTRAIT_PHONE).matches) return;
+  toastEl.style.top = "auto";
+  toastEl.style.bottom = `${Math.max(0, window.innerHeight - log.getBoundingClientRect().bottom)}px`;
 }
 
 /** Takes a hit toast away (a new turn of theirs: it is not about this one). */
