@@ -44,6 +44,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from nard_site import clients
 
@@ -170,16 +171,18 @@ def begin(request: Any, username: str) -> Attempt:
     count, left = _hit(address_key)
     if count > _address_limit():
         _undo(address_key)
-        _refuse(request, Refusal(
-            "address", left, f"Too many failed log-ins from your address: try again in "
-                             f"{_minutes(left)} minute(s)."))
+        _refuse(request, Refusal("address", left, ngettext(
+            "Too many failed log-ins from your address: try again in %(n)s minute.",
+            "Too many failed log-ins from your address: try again in %(n)s minutes.",
+            _minutes(left)) % {"n": _minutes(left)}))
     count, left = _hit(user_key)
     if count > _limit():
         _undo(user_key)
         _undo(address_key)
-        _refuse(request, Refusal(
-            "username", left, f"Too many failed log-ins for this username: try again in "
-                              f"{_minutes(left)} minute(s)."))
+        _refuse(request, Refusal("username", left, ngettext(
+            "Too many failed log-ins for this username: try again in %(n)s minute.",
+            "Too many failed log-ins for this username: try again in %(n)s minutes.",
+            _minutes(left)) % {"n": _minutes(left)}))
     return Attempt(user_key, address_key)
 
 

@@ -157,7 +157,7 @@ class BlockView(APIView):
         user = _user(request)
         return Response(self._state(user, services.block_create(user=user, username=username)))
 
-    @extend_schema(responses=BlockStateSerializer)
+    @extend_schema(responses={200: BlockStateSerializer})
     def delete(self, request: Request, username: str) -> Response:
         user = _user(request)
         return Response(self._state(user, services.block_delete(user=user, username=username)))

@@ -78,10 +78,18 @@ def seat_to_act(match: Match) -> Seat | None:
     if match.status != MatchStatus.ACTIVE or game is None:
         return None
     if game.phase == GamePhase.ROLL_OFF:
+        # The computer rolls its roll-off die once a person opposite has given a seed or
+        # rolled theirs: the game's first die closes the players' seeds (docs/fairness.md),
+        # so rolling first would leave the person's seed never counting — and the match
+        # could not be aborted before the person's first roll.
+        rolled = {WHITE: game.rolloff_white, BLACK: game.rolloff_black}
+        seeded = {WHITE: game.white_seed, BLACK: game.black_seed}
         for side in (WHITE, BLACK):
             level = opponents.level_of(match.player(side))
-            rolled = game.rolloff_white if side == WHITE else game.rolloff_black
-            if level and rolled is None:
+            opposite = other(side)
+            waits = (opponents.level_of(match.player(opposite)) is None
+                     and rolled[opposite] is None and not seeded[opposite])
+            if level and rolled[side] is None and not waits:
                 return Seat(match.player(side), level, side)
         return None
     if not game.turn:

@@ -367,7 +367,7 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     except Exception as exc:  # a hostile file gets one line, never a traceback
         print(f"error: not a match record ({type(exc).__name__})", file=sys.stderr)
         return 2
-    print(f"match {report.match_id}: {len(report.games)} game(s), scheme {SCHEME}", file=out)
+    print(f"match {report.match_id}: {_games(len(report.games))}, scheme {SCHEME}", file=out)
     for game in report.games:
         if game.status == "mismatch":
             print(f"game {game.number}: MISMATCH: {game.detail}", file=out)
@@ -380,9 +380,14 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
         print("nothing to check: no game is both committed and revealed", file=out)
         return 3
     unverified = len(report.games) - report.verified
-    print(f"verified: {report.verified} game(s)"
+    print(f"verified: {_games(report.verified)}"
           + (f"; {unverified} not verified (see above)" if unverified else ""), file=out)
     return 0
+
+
+def _games(n: int) -> str:
+    """"1 game", "2 games"."""
+    return f"{n} game" if n == 1 else f"{n} games"
 
 
 if __name__ == "__main__":

@@ -219,6 +219,10 @@ class ResignInputSerializer(VersionInputSerializer):
     side = serializers.ChoiceField(choices=SIDE_NAMES, required=False, allow_null=True,
                                    help_text="Hotseat only: which side resigns "
                                              "(default: the side to move).")
+    match = serializers.BooleanField(required=False, default=False,
+                                     help_text="Resign the whole match, not only the "
+                                               "current game: the game is conceded as "
+                                               "usual and the match ends with it.")
 
 
 class PerspectiveQuerySerializer(serializers.Serializer):

@@ -527,8 +527,9 @@ def match_refuse(*, match_id: int, user: User, expected_version: int | None = No
 
 @_clock_enforced
 def match_resign(*, match_id: int, user: User, side: str | None = None,
-                 expected_version: int | None = None) -> Match:
-    """Concede the current game (R30/H16) with the points the position gives now."""
+                 whole_match: bool = False, expected_version: int | None = None) -> Match:
+    """Concede the current game (R30/H16) with the points the position gives now;
+    ``whole_match``: the match ends with it, whatever the score."""
     with transaction.atomic():
         change, sides, game = _lock_playing(match_id, user, expected_version)
         if side is not None:
@@ -539,7 +540,7 @@ def match_resign(*, match_id: int, user: User, side: str | None = None,
             resigning = sides[0]
         else:  # hotseat: the side to move resigns (White during the roll-off)
             resigning = side_of(game.turn) if game.turn else WHITE
-        transitions.resign(change, game, resigning)
+        transitions.resign(change, game, resigning, whole_match=whole_match)
         return change.commit()
 
 

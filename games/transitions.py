@@ -402,8 +402,9 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
     if winner is not None:
         match.status, match.winner, match.finished_at = (
             MatchStatus.FINISHED, color_of(winner), change.now)
+        # A forfeit (abandoned, or the match resigned) says why the match ended early.
         change.log("match_over", winner=match.winner, score=score,
-                   **({"reason": EndReason.ABANDONED} if forfeit is not None else {}))
+                   **({"reason": reason} if forfeit is not None else {}))
         return
     if stakes.crawford_follows(match.stakes, length=match.length,
                                score=(match.score_white, match.score_black),
@@ -415,11 +416,12 @@ def end_game(change: Change, game: Game, outcome: Outcome, reason: str,
 
 
 def resign(change: Change, game: Game, resigning: Side,
-           reason: str = EndReason.RESIGNED) -> None:
+           reason: str = EndReason.RESIGNED, *, whole_match: bool = False) -> None:
     """``resigning`` concedes the game (R30/H16) with the points the position gives now;
     a turn in progress ends here. ``reason``: ``resigned``, or ``claimed`` / ``abandoned``
     for the clock's resignations (:func:`claim`, :func:`abandon`), which log their own
-    event instead of ``resign``; ``abandoned`` ends the match too."""
+    event instead of ``resign``; ``abandoned`` ends the match too, as does
+    ``whole_match`` (a player resigning the match, not only the game)."""
     record = game.current_turn
     if record is not None:  # that side's turn was taken, so its first turn is used up
         record.position_after = game.position_key
@@ -427,10 +429,11 @@ def resign(change: Change, game: Game, resigning: Side,
         _first_turn_used(game, side_of(record.side))
         change.touch(record)
     if reason == EndReason.RESIGNED:
-        change.log("resign", game=game.number, side=color_of(resigning))
+        change.log("resign", game=game.number, side=color_of(resigning),
+                   **({"match": True} if whole_match else {}))
     outcome = change.match.ruleset.resign_outcome(game.position, resigning)
     end_game(change, game, outcome, reason, Result.RESIGNED,
-             forfeit=resigning if reason == EndReason.ABANDONED else None)
+             forfeit=resigning if reason == EndReason.ABANDONED or whole_match else None)
 
 
 def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:

@@ -246,10 +246,12 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def resign(self, request: Request, pk: str) -> Response:
-        """Concede the current game (R30): a mars if you have borne off nothing."""
+        """Concede the current game (R30): a mars if you have borne off nothing; with
+        `match: true`, the whole match too."""
         data = _valid(ResignInputSerializer, request.data)
         return self._answer(services.match_resign(
             match_id=url_id(pk), user=_player(request), side=data.get("side"),
+            whole_match=data.get("match", False),
             expected_version=data.get("expected_version")))
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,

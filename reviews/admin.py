@@ -34,9 +34,16 @@ def side_totals(results: list[dict]) -> list[dict[str, float]]:
     return totals
 
 
+def _count(n: float, one: str, many: str) -> str:
+    """"1 mistake", "2 mistakes": a count with its noun in the right number."""
+    return f"{int(n)} {one if int(n) == 1 else many}"
+
+
 def _sides_text(totals: list[dict[str, float]]) -> str:
-    return "".join(f"; {name}: rating {t['rating']:.1f}, {int(t['blunder'])} blunders, "
-                   f"{int(t['mistake'])} mistakes, {int(t['inaccuracy'])} inaccuracies, "
+    return "".join(f"; {name}: rating {t['rating']:.1f}, "
+                   f"{_count(t['blunder'], 'blunder', 'blunders')}, "
+                   f"{_count(t['mistake'], 'mistake', 'mistakes')}, "
+                   f"{_count(t['inaccuracy'], 'inaccuracy', 'inaccuracies')}, "
                    f"luck {t['luck']:+.2f}"
                    for name, t in zip(("White", "Black"), totals, strict=True))
 

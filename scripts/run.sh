@@ -7,13 +7,15 @@
 source "$(dirname "$0")/bootstrap.sh"
 export DEBUG="${DEBUG:-1}"
 python manage.py migrate --no-input -v 0
-python manage.py createcachetable  # throttling and log-in counters (no REDIS_URL)
+# Throttling and log-in counters (no REDIS_URL): migrate makes the table; quiet when it has.
+python manage.py createcachetable -v 0
 python manage.py collectstatic --no-input -v 0
 # Demo data only on the embedded database, or when asked with SEED_DEMO=1.
 if [ -z "${DATABASE_URL:-}" ] || [ "${SEED_DEMO:-}" = 1 ]; then
   echo "==> demo accounts:"
   python manage.py seed_demo
-  echo "==> demo match (a finished 3-point match with a mars, to browse in the admin):"
+  echo "==> demo matches (a finished 3-point match of each rule set, with a mars or gammon,"
+  echo "    to replay and to browse in the admin):"
   python manage.py seed_demo_match
 else
   echo "==> DATABASE_URL is set: no demo accounts or match (SEED_DEMO=1 creates them)"

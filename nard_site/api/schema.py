@@ -104,8 +104,10 @@ class AutoSchema(BaseAutoSchema):
             pattern = getattr(field, "schema_pattern", NO_NUL)
             if getattr(field, "allow_blank", False) and pattern.endswith("]*$"):
                 # drf-spectacular adds the empty string as a oneOf's other branch: this
-                # one must not match it too.
+                # one must not match it too, nor default to it (the other branch says it).
                 pattern = pattern[:-3] + "]+$"
+                if schema.get("default") == "":
+                    del schema["default"]
             schema.setdefault("pattern", pattern)
         if is_list_serializer(field) and isinstance(schema, dict):
             low = getattr(field, "min_length", None) or (

@@ -50,3 +50,25 @@ def test_seed_demo_skips_a_database_named_by_database_url_unless_asked(
     assert not User.objects.exists()
     _seed("--any-database")
     assert User.objects.count() == 3
+
+
+def test_reset_demo_passwords_sets_and_prints_the_published_ones(db, settings, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    settings.DEBUG = True
+    _seed()
+    admin = User.objects.get(username="admin")
+    admin.set_password("forgotten-one-77")
+    admin.save()
+    out = StringIO()
+    call_command("reset_demo_passwords", stdout=out)
+    assert "username=admin  password=admin-nardy-2026" in out.getvalue()
+    admin.refresh_from_db()
+    assert admin.check_password("admin-nardy-2026")
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DEBUG is off"):
+        call_command("reset_demo_passwords", stdout=StringIO())
+    settings.DEBUG = True
+    monkeypatch.setenv("DATABASE_URL", "postgres://somewhere/real")
+    monkeypatch.delenv("SEED_DEMO", raising=False)
+    with pytest.raises(CommandError, match="DATABASE_URL is set"):
+        call_command("reset_demo_passwords", stdout=StringIO())

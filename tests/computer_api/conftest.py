@@ -36,13 +36,14 @@ def database_tasks(settings: Any) -> None:
     settings.TASKS = {"default": {"BACKEND": DATABASE, "QUEUES": ["default"]}}
 
 
-def run_worker() -> int:
+def run_worker(max_tasks: int | None = None) -> int:
     """The real worker of ``manage.py db_worker`` in batch mode: every job ready, and
-    the jobs they enqueue, then it stops. Answers how many jobs it ran."""
+    the jobs they enqueue (at most ``max_tasks``), then it stops. Answers how many jobs
+    it ran."""
     from django_tasks_db.management.commands.db_worker import Worker
 
     worker = Worker(queue_names=["default"], interval=0, batch=True, backend_name="default",
-                    startup_delay=False, max_tasks=None, worker_id="test-worker",
+                    startup_delay=False, max_tasks=max_tasks, worker_id="test-worker",
                     excluded_queue_names=[])
     worker.run()
     return worker._run_tasks

@@ -47,6 +47,9 @@ def test_the_computers_turns_are_served_owner_by_owner(database_tasks: None,
     hog, other = seat("hog"), seat("other")
     hogs = [hog.create(computer="random").json()["id"] for _ in range(3)]
     mine = other.create(computer="random").json()["id"]
+    for match_id in hogs:   # the computer rolls its roll-off die after the person's
+        hog.ok(match_id, "roll")
+    other.ok(mine, "roll")
     jobs = {job.args_kwargs["args"][0]: job.priority for job in DBTaskResult.objects.all()}
     assert [jobs[m] for m in hogs] == [0, -1, -2] and jobs[mine] == 0
 

@@ -1,4 +1,5 @@
-"""The computer's rolls are the committed dice too, and its whole match verifies."""
+"""The computer's rolls are the committed dice too, the person's seed counts in them (the
+computer rolls after the person), and its whole match verifies."""
 
 from __future__ import annotations
 
@@ -23,10 +24,14 @@ def test_the_computers_rolls_are_derived_and_its_match_verifies(
     created = person.create(computer="random", length=1, color="white")
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
+    # The computer waits for the person's roll-off die, so the person's seed counts.
+    assert Game.objects.get(match_id=match_id, number=1).rolloff_black is None
+    person.ok(match_id, "roll", {"seed": "the person's own dice"})
     game = Game.objects.get(match_id=match_id, number=1)
+    assert game.white_seed == "the person's own dice"
     derived = dice.game_dice(game)
     assert derived is not None
-    assert game.rolloff_black == derived.roll_off(0, 1)  # the computer rolled at once
+    assert game.rolloff_black == derived.roll_off(0, 1)  # the computer rolled after us
     finished = play_out(person, match_id, random.Random(26))
     assert finished["status"] == "finished"
     record = person.client.get(f"/api/v1/matches/{match_id}/export/?format=json").json()

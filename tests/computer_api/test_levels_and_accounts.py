@@ -171,7 +171,7 @@ def test_the_computer_is_always_present(immediate_tasks: None, alice: Any,
     it shows as present from the match's creation on, and after its actions."""
     from django.core.cache import cache
 
-    seeded_dice.extend([6, 1])  # the computer's roll-off die, then Alice's: it starts
+    seeded_dice.extend([1, 6])  # Alice's roll-off die, then the computer's: it starts
     created = alice.create(computer="random", length=1, color="white")
     assert created.status_code == 201, created.content
     assert created.json()["state"]["presence"] == {"white": True, "black": True}

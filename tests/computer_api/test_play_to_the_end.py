@@ -58,7 +58,7 @@ def test_a_match_against_each_level_plays_to_the_end(immediate_tasks: None, seat
                                                     seeded_dice: list[int], rules: str,
                                                     level: str) -> None:
     person = seat("person")
-    seeded_dice.extend([1, 6])  # the computer's roll-off die (rolled at once), then ours
+    seeded_dice.extend([6, 1])  # our roll-off die, then the computer's (rolled after ours)
     colour = "white" if len(level) % 2 else "black"
     created = person.create(computer=level, rules=rules, color=colour)
     assert created.status_code == 201, created.content

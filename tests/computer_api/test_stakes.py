@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_computer_answers_an_offer_and_plays_a_cube_match_to_the_end(
         immediate_tasks: None, seat: Any, seeded_dice: list[int], level: str) -> None:
     person = seat("person")
-    seeded_dice.extend([1, 6])  # the computer's roll-off die, then ours: we start
+    seeded_dice.extend([6, 1])  # our roll-off die, then the computer's: we start
     created = person.create(computer=level, length=3, stakes="cube", color="white")
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
@@ -53,7 +53,7 @@ def test_the_computer_takes_when_refusing_would_lose_the_match(
     whatever its estimate says (here: one that would refuse)."""
     monkeypatch.setattr("computer.stake_decision", lambda *a, **k: False)
     person = seat("person")
-    seeded_dice.extend([1, 6])  # the computer's roll-off die, then ours: we start
+    seeded_dice.extend([6, 1])  # our roll-off die, then the computer's: we start
     match_id = person.create(computer="heuristic", length=7, stakes="cube",
                              color="white").json()["id"]
     _post_crawford(match_id, person=6, computer=2)
@@ -73,7 +73,7 @@ def test_the_computer_does_not_raise_a_dead_cube(
     offers = {}
     for needs in (1, 2):
         person = seat(f"person{needs}")
-        seeded_dice.extend([6, 1])  # the computer's roll-off die, then ours: it starts
+        seeded_dice.extend([1, 6])  # our roll-off die, then the computer's: it starts
         match_id = person.create(computer="heuristic", length=7, stakes="cube",
                                  color="white").json()["id"]
         _post_crawford(match_id, person=2, computer=7 - needs)

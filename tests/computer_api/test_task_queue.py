@@ -20,12 +20,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _computer_starts(person: Any, scripted_dice: Any) -> int:
-    """A match against ``random`` where the computer won the roll-off (its die 6, ours 1)
+    """A match against ``random`` where the computer won the roll-off (ours 1, then its 6)
     and its first turn is the job now waiting in the queue."""
-    scripted_dice(6, 1)
+    scripted_dice(1, 6)
     match_id = person.create(computer="random", color="white").json()["id"]
-    assert run_worker() == 1  # its roll-off die
+    assert not DBTaskResult.objects.exists()  # it waits for our roll-off die
     person.ok(match_id, "roll")
+    assert run_worker(max_tasks=1) == 1  # its roll-off die; its first turn is queued
     state = person.get(match_id)["state"]
     assert (state["phase"], state["turn"]) == ("roll", "black")
     assert DBTaskResult.objects.ready().count() == 1
@@ -40,12 +41,16 @@ def test_each_commit_where_the_computer_acts_enqueues_one_job_for_its_version(
         database_tasks: None, seat: Any) -> None:
     person = seat("person")
     match_id = person.create(computer="heuristic", color="white").json()["id"]
+    # Its roll-off die waits for ours (docs/fairness.md: our seed must still count).
+    assert not DBTaskResult.objects.exists()
+    person.ok(match_id, "roll")
 
     job = DBTaskResult.objects.get()
 
     assert job.status == "READY"
     assert job.task_path == "games.tasks.bot_turn"
-    assert job.args_kwargs == {"args": [match_id, 1], "kwargs": {"owner": person.user.pk}}
+    version = Match.objects.get(pk=match_id).version
+    assert job.args_kwargs == {"args": [match_id, version], "kwargs": {"owner": person.user.pk}}
 
 
 def test_a_match_between_people_enqueues_nothing(database_tasks: None, alice: Any,

@@ -55,7 +55,10 @@ def test_a_killed_worker_loses_no_computer_turn_and_plays_none_twice(
     made = subprocess.run([sys.executable, "manage.py", "shell", "-c", (
         "from accounts.models import User\nfrom games import services\n"
         "m = services.match_create(user=User.objects.get(username='person'), length=1, "
-        "computer='random', color='white')\nprint('MATCH', m.pk)\n")],
+        "computer='random', color='white')\n"
+        # The computer rolls its roll-off die once the person has given a seed.
+        "services.match_seed(match_id=m.pk, user=m.white, seed='mine')\n"
+        "print('MATCH', m.pk)\n")],
         cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
     match_id = int(made.split("MATCH")[1])
     rolls_off = ("SELECT COUNT(*) FROM games_event WHERE match_id = ? AND type = 'roll_off' "

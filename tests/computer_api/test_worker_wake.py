@@ -29,6 +29,7 @@ def test_a_sleeping_worker_takes_a_queued_turn_at_once(database_tasks: None,
     with running_worker(interval=3600) as worker:
         person = seat("person")
         match_id = person.create(computer="random", color="white").json()["id"]
+        person.ok(match_id, "seed", {"seed": "mine"})  # its roll-off die waits for this
         assert DBTaskResult.objects.filter(status="READY").count() <= 1  # its roll-off die
 
         wait_until("the computer's roll-off die",

@@ -26,6 +26,19 @@ def test_R30_resigning_with_nothing_borne_off_concedes_a_mars(alice, bob, script
     call_command("verify_games")
 
 
+def test_resigning_the_whole_match_ends_it_with_the_games_points(alice, bob, scripted_dice):
+    """``match: true``: the game is conceded as usual (a mars here) and the match ends
+    with it, short of its length; the events say it was the match."""
+    match_id = start_match(alice, bob, length=5, script=scripted_dice)["id"]
+    match = bob.ok(match_id, "resign", {"match": True})
+    assert (match["status"], match["winner"], match["score"]) == (
+        "finished", "white", {"white": 2, "black": 0})
+    resign = Event.objects.get(match_id=match_id, type="resign")
+    over = Event.objects.get(match_id=match_id, type="match_over")
+    assert resign.data["match"] is True and over.data["reason"] == "resigned"
+    assert_error(bob.post(match_id, "resign", {"match": True}), 409, "wrong_phase")
+
+
 def test_R30_resigning_after_bearing_off_concedes_one_point(alice, bob, scripted_dice):
     match_id = start_match(alice, bob, length=1, script=scripted_dice)["id"]
     # Black (White's numbering 13..18 is Black's home 1..6) has borne off three.

@@ -54,7 +54,7 @@ def test_the_computers_instant_accept_of_a_double_is_shown(
         worker: Any, open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
 
-    with planned_dice([1, 6]):  # the computer's roll-off die 1 (it rolls at once), ours 6
+    with planned_dice([6, 1]):  # our roll-off die 6, then the computer's 1 (after ours)
         page, match_id = computer_match(open_page, make_user, stakes="cube")
         page.click("#roll")
         page.wait_for_selector("#offer")
@@ -71,8 +71,7 @@ def test_a_roll_off_against_the_computer_has_no_conflict(
         worker: Any, open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
     from playwright.sync_api import expect
 
-    # Three ties (the computer rolls again at once after each: its die first, or ours,
-    # whichever comes first), then 6-1.
+    # Three ties (the computer rolls after our die each time), then 6-1.
     with planned_dice([3, 3, 5, 5, 2, 2, 6, 6, 1, 1, 4, 4, 5, 5, 2, 2, 3, 3]):
         page, _match_id = computer_match(open_page, make_user)
         answers = writes(page)

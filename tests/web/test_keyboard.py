@@ -160,3 +160,35 @@ def test_a_checker_that_cannot_move_says_so(
     page.wait_for_function("() => document.activeElement?.dataset?.key === 'p24'")
     assert refusal(page, "p3") == "The checker on point 3 cannot move with 6, 5."
     assert page.locator("#hint").is_visible()
+
+
+def test_after_the_computers_reply_the_focus_is_on_roll(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any], settings: Any) -> None:
+    """A whole turn by keys against the computer: when its reply brings our Roll, the
+    focus is there (Enter rolls again), not on the board a Tab away."""
+    settings.TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+                                  "QUEUES": ["default"]}}
+    make_user("keyed", password=PASSWORD)
+    page = open_page()
+    login(page, "keyed")
+    page.select_option("#create-mode", "computer")
+    match_id = create(page, computer="random", color="white", length="1")
+    settle(page, match_id)
+    host = page.locator("#board")
+    seeded_dice(6, 1, 6, 5)   # our roll-off die, the computer's: we start with 6-5
+    page.focus("#roll")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board[data-turn=white][data-phase=roll]")
+    page.wait_for_function("() => document.activeElement.id === 'roll'")
+    version = host.get_attribute("data-version")
+    page.keyboard.press("Enter")   # the turn's roll: the focus goes to the board
+    wait_version_change(page, version)
+    for _ in range(2):   # pick and land, twice; then the focus is on Done
+        page.keyboard.press("Enter")
+        page.keyboard.press("Enter")
+    assert focused(page) == "#done"
+    page.keyboard.press("Enter")
+    # The computer plays its turn; our Roll comes back, focused.
+    page.wait_for_selector("#board[data-turn=white][data-phase=roll]")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'roll'")

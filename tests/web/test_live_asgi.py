@@ -112,3 +112,42 @@ def test_b_sees_a_step_within_a_second_over_the_stream(
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_the_paired_event_takes_the_waiting_player_to_the_match(
+        chromium: str, asgi_server: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alice waits in quick pairing with her lobby on the account stream; Bob's request
+    pairs them. The stream's ``paired`` takes her to the match, told so (a toast, and the
+    beep she asked for) — her page's
+    own look at ``GET pairing/`` is held at "waiting" here, so only the event can."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import expect, sync_playwright
+
+    server = asgi_server
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.set_default_timeout(15_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(f"{server['url']}/play/")
+            login(page, "alice")
+            page.evaluate("() => localStorage.setItem('nard.sound', '1')")   # the beep asked for
+            expect(page.locator("#lobby-live")).to_have_attribute("data-mode", "stream")
+            page.click("#pairing")
+            expect(page.locator("#pairing")).to_have_text("Stop waiting")
+            page.route("**/api/v1/pairing/", lambda route: route.fulfill(
+                status=200, content_type="application/json",
+                body='{"state": "waiting", "match": null, "options": null, '
+                     '"waiting_seconds": 1, "window": 100}')
+                if route.request.method == "GET" else route.continue_())
+            paired = api(server, "POST", "pairing/", "bob",
+                         {"rules": "long_nardy", "length": 3, "rated": True})
+            assert paired["state"] == "paired", paired
+            page.wait_for_url(f"**#/match/{paired['match']}")
+            expect(page.locator("#toast")).to_contain_text("Paired with bob")
+            assert int(page.evaluate("() => document.body.dataset.beeps || 0")) >= 1
+            assert not errors, errors
+        finally:
+            browser.close()

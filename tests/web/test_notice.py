@@ -52,3 +52,29 @@ def test_invited_turn_title_sound_and_result_from_each_side(
     expect(alice.locator("#status")).to_have_text("Match over: you won 2–0.")
     expect(bob.locator("#status")).to_have_text("Match over: you lost 2–0.")
     expect(alice).to_have_title("Nardy — play")
+
+
+def test_the_rating_change_is_shown_again_after_a_reload(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any]) -> None:
+    """A rated match's end says each player's new rating and its change — live, and
+    again when the finished match's page is opened or reloaded (from its match_over
+    event), not only from the live event."""
+    from playwright.sync_api import expect
+
+    pair = invite_and_accept(open_page, make_user)
+    alice, bob, match_id = pair.inviter, pair.guest, pair.match_id
+    assert pair.match["rated"] is True
+    seeded_dice(6, 2)
+    alice.click("#roll")
+    bob.wait_for_function("() => document.querySelector('#status').textContent"
+                          ".includes('White 6')")
+    bob.click("#roll")
+    elsewhere(services.match_resign, match_id=match_id, user=pair.users[1])
+    for page, sign in ((alice, "+"), (bob, "\u2212")):
+        expect(page.locator("#notice")).to_contain_text("Your rating: ")
+        expect(page.locator("#notice")).to_contain_text(f"({sign}")
+        text = page.inner_text("#notice")
+        page.reload()
+        settle(page, match_id)
+        expect(page.locator("#notice")).to_have_text(text)

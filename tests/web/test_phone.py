@@ -106,6 +106,9 @@ def test_a_turn_fits_one_phone_screen(
     assert inside(toast_box, width, height), toast_box
     for sel in (BOARD, "#roll", STATUS):
         assert not overlap(toast_box, before[sel]), (sel, toast_box, before[sel])
+    if orientation == "portrait":   # a one-line toast leaves the players' names readable
+        players = measure(page, "#players")["#players"]
+        assert not overlap(toast_box, players), (toast_box, players)
     # Nor over the top bar's links (the languages, log out): controls as well.
     for sel, link in measure(page, "#languages", "#who").items():
         if sel != "page":

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from ratings.models import Rating
 from reviews.models import Analysis
 from tests.admin.conftest import resigned_match, short_match
 from tests.web.conftest import PASSWORD, shot
-from tests.web.test_browser import login
+from tests.web.test_browser import api_get, login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,3 +76,28 @@ def test_the_profile_is_in_russian(open_page: Callable[..., Any],
     page.goto(page.url.split("#")[0] + "?lang=ru#/players/carol")
     expect(page.locator("#profile-review h2")).to_have_text("Средние по разбору партий")
     expect(page.locator("#profile-history")).to_contain_text("Сыгранных матчей пока нет.")
+
+
+def test_the_profile_on_a_phone_fits_and_explains_without_an_error_box(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    """At 390 px the averages' table scrolls inside its card (the page itself never
+    wider than the screen); the sentence on what the averages count is a note, not the
+    red-edged refusal box; a rating without history draws no empty graph."""
+    alice, bob = make_user("alice", password=PASSWORD), make_user("bob")
+    reviewed = short_match(alice, bob)
+    Analysis.objects.create(match=reviewed, depth=1, state=Analysis.State.DONE, results=[
+        {"game": 1, "sides": [_side(10, 0.4, 0.25), _side(10, 0.1, -0.25)], "turns": []}])
+    Rating.objects.create(user=alice, rules="backgammon")
+    page = open_page(width=390, height=844)
+    page.goto(page.url.split("#")[0] + "#/players/alice")
+    page.wait_for_selector("#profile-review table")
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    card = page.locator("#profile-review").bounding_box()
+    assert card and card["x"] >= 0 and card["x"] + card["width"] <= 390, card
+    assert page.locator("#profile-review .hint").count() == 0
+    assert page.locator("#profile-review .note").count() == 1
+    page.wait_for_selector("#profile-ratings p")
+    ratings = api_get(page, "accounts/users/alice/ratings/")["ratings"]
+    assert any(not r["history"] for r in ratings), ratings
+    assert page.locator("#profile-ratings svg.rating-graph").count() == sum(
+        1 for r in ratings if r["history"])

@@ -199,3 +199,54 @@ def test_an_unreviewed_game_replays_without_a_refused_request(open_page, make_us
     assert {tuple(p["analyses"][0].items()) for p in positions} == {
         (("depth", 1), ("state", "queued"))}
     assert refused == [] and errors == []
+
+
+def test_a_turn_cut_short_shows_its_steps_not_a_pass(open_page, make_user):
+    """A turn that played some steps and then could not go on (a pass after steps, common
+    in Long Nardy) is its steps and "the rest could not be played", in the move list
+    and above the board — never a plain "pass"."""
+    match = finished_match(make_user, "long_nardy", seed=5)
+    page = open_page()
+    open_replay(page, match.pk)
+    moves = api_get(page, f"matches/{match.pk}/games/1/moves/")
+    cut = next(t for t in moves if t["passed"] and t["steps"])
+    page.click(f"#replay-moves li[data-turn='{cut['number']}']")
+    at_index(page, cut["number"])
+    where = page.inner_text("#replay-where")
+    line = page.inner_text(f"#replay-moves li[data-turn='{cut['number']}']")
+    for text in (where, line):
+        played = text.split(": ")[-1].split(" — ")[0].split()
+        assert len(played) == len(cut["steps"]) and all("/" in s for s in played), text
+        assert "the rest could not be played" in text, text
+        assert "pass" not in text, text
+
+
+def test_moves_in_each_movers_own_numbering_kept_per_player(open_page, make_user):
+    """The switch beside "Moves" writes every step in its mover's own numbering (as the
+    record's notation has it) in the replay and the match's log; it is kept for this
+    player in this browser, not for another player."""
+    from playwright.sync_api import expect
+
+    match = finished_match(make_user, "long_nardy", seed=5)
+    make_user("other", password=PASSWORD)
+    page = open_page()
+    login(page, "alice")
+    open_replay(page, match.pk)
+    moves = api_get(page, f"matches/{match.pk}/games/1/moves/")
+    black = next(t for t in moves if t["side"] == "black" and t["steps"] and not t["passed"])
+    line = page.locator(f"#replay-moves li[data-turn='{black['number']}']")
+    assert black["notation"] not in line.inner_text()   # White's numbering: alice's board
+    page.check("#own-numbering")
+    expect(line).to_contain_text(f": {black['notation']}")
+    page.reload()
+    at_index(page, 0)
+    expect(page.locator("#own-numbering")).to_be_checked()
+    expect(line).to_contain_text(f": {black['notation']}")
+    page.evaluate("hash => { location.hash = hash; }", f"#/match/{match.pk}")
+    expect(page.locator(f"#log .turn[data-turn='{black['number']}']")).to_contain_text(
+        f": {black['notation']}")
+    # Another player in the same browser has the viewer's numbering until asked.
+    page.click("#logout")
+    login(page, "other")
+    open_replay(page, match.pk)
+    expect(page.locator("#own-numbering")).not_to_be_checked()

@@ -95,3 +95,36 @@ def test_the_resign_confirm_says_what_it_costs(
         "Resign: you lose 2 points (mars) — press again to confirm (white)")
     match = press(page, "#resign", match_id)
     assert match["score"] == {"white": 0, "black": 2}
+
+
+def test_resigning_the_game_or_the_whole_match(
+        open_page: Callable[..., Any], make_user: Callable[..., Any],
+        seeded_dice: Callable[..., Any]) -> None:
+    """The armed Resign offers the whole match too (when the game's points would not end
+    it), with what it costs; the roll the resignation left unplayed is said so in the
+    log, not left as "White 4-4: …"."""
+    from playwright.sync_api import expect
+
+    make_user("leaver", password=PASSWORD)
+    page = open_page()
+    login(page, "leaver")
+    match_id = create(page, mode="hotseat", length="5")
+    settle(page, match_id, hotseat=True)
+    seeded_dice(5, 2, 4, 4)
+    page.click("#roll")
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('White 5')")
+    press(page, "#roll", match_id)
+    match = press(page, "#roll", match_id)   # White's 4-4, not played
+    assert match["state"]["phase"] == "move"
+    expect(page.locator("#resign-match")).to_have_count(0)   # not before Resign is pressed
+    page.click("#resign")
+    expect(page.locator("#resign-match")).to_have_text(
+        "Resign the match: you lose this game's 2 points and the match (white)")
+    page.click("#resign-match")
+    page.wait_for_selector("#board[data-status=finished]")
+    match = settle(page, match_id)
+    assert (match["status"], match["winner"], match["score"]) == (
+        "finished", "black", {"white": 0, "black": 2})
+    expect(page.locator("#log .turn.white").last).to_have_text(
+        "1. White 4-4: not played: the game was resigned")

@@ -14,6 +14,7 @@ import pytest
 from games import selectors, services
 from games.models import Match
 from nardy import Step
+from tests.web.conftest import shot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,10 +76,10 @@ def test_the_page_verifies_a_record_and_catches_tampering(
     page.fill("#match-id", str(match.pk))
     page.click("#by-id button")
     page.wait_for_selector("#verdict[data-status='ok']")
-    assert "2 game(s) verified" in page.text_content("#verdict")
+    assert "2 games verified" in page.text_content("#verdict")
     assert page.locator("#games li[data-status='verified']").count() == 2
     page.evaluate("document.getElementById('verdict').textContent = ''")
-    assert "2 game(s) verified" in _paste(page, record)
+    assert "2 games verified" in _paste(page, record)
     # a tampered roll
     rolled = copy.deepcopy(record)
     turn = rolled["games"][0]["turns"][2]
@@ -148,3 +149,37 @@ def test_the_play_page_adds_its_own_seed_with_the_games_first_die(
 
     derived = dice.game_dice(game)
     assert derived is not None and game.rolloff_white == derived.roll_off(0, 0)
+
+
+def test_the_verifier_is_linked_from_every_finished_game_and_speaks_russian(
+        open_page: Callable[..., Any], make_user: Callable[..., Any]) -> None:
+    """The match page, the replay and the profile link the dice verifier with the match
+    filled in and checked at once; its page has the language links, its results in the
+    page's language, the rule sets by their titles and its bracketed figures explained."""
+    from playwright.sync_api import expect
+
+    match = _finished_match(make_user)
+    page = open_page()
+    base = page.url.split("#")[0]
+    for where, hash_ in (("match", f"#/match/{match.pk}"),
+                         ("replay", f"#/matches/{match.pk}/replay/1"),
+                         ("profile", "#/players/alice")):
+        page.goto(base + hash_)
+        link = page.locator(f".verify-link[data-verify='{match.pk}']").first
+        expect(link).to_have_attribute("href", f"/play/verify/?match={match.pk}")
+        if where == "match":
+            link.click()
+            page.wait_for_selector("#verdict[data-status='ok']")
+            assert page.text_content("#verdict") == f"Match {match.pk}: 2 games verified"
+    page.goto(f"{base.rsplit('/play/', 1)[0]}/play/verify/?match={match.pk}&lang=ru")
+    page.wait_for_selector("#verdict[data-status='ok']")
+    assert page.text_content("#verdict") == f"Матч {match.pk}: проверены 2 партии"
+    expect(page.locator("#languages a[data-lang='en']")).to_be_visible()
+    assert "verified" not in page.inner_text("#games")
+    page.fill("#player", "alice")
+    page.click("#by-player button")
+    row = page.locator("#dice-stats tr[data-rules='long_nardy'] td").first
+    expect(row).to_have_text("Длинные нарды")
+    expect(page.locator("#stats-note")).to_contain_text("В скобках")
+    shot(page, "verify-ru")
+    page.goto(f"{base.rsplit('/play/', 1)[0]}/play/verify/?lang=en")

@@ -11,9 +11,11 @@ const who = document.getElementById("who");
 export function renderWho() {
   who.replaceChildren();
   if (session.me) {
+    // The name opens the player's own profile.
     who.append(h("span", { class: "me", "data-testid": "me" },
                  h("span", { class: "me-label" }, _("Signed in as"), " "),
-                 h("strong", {}, session.me),
+                 h("a", { href: `#/players/${encodeURIComponent(session.me)}`, id: "me-link",
+                          class: "me-link" }, h("strong", {}, session.me)),
                  session.guest ? h("span", { class: "me-guest" }, " ", _("(guest)")) : ""),
                h("button", { type: "button", class: "link", id: "logout",
                              onclick: logout }, _("Log out")));
@@ -39,8 +41,26 @@ async function logout() {
 
 /** `fn()`'s answer; a refusal is written beside the fields it names (`details.<field>`,
  *  in the API's language), the rest of it under the form — not only a
- *  toast. The first field in error takes the focus. */
+ *  toast. The first field in error takes the focus. One request at a time: the form's
+ *  button is disabled while it is in flight (a double click or a second Enter would
+ *  send the password twice, and the second answer — "too many passwords at once" —
+ *  would hide the first's "Invalid username or password."). */
 export async function submit(form, fn) {
+  if (form.dataset.busy === "true") return undefined;
+  const buttons = [...form.querySelectorAll("button[type=submit]")];
+  form.dataset.busy = "true";
+  form.setAttribute("aria-busy", "true");
+  for (const b of buttons) b.disabled = true;
+  try {
+    return await submitOnce(form, fn);
+  } finally {
+    delete form.dataset.busy;
+    form.removeAttribute("aria-busy");
+    for (const b of buttons) b.disabled = false;
+  }
+}
+
+async function submitOnce(form, fn) {
   for (const old of form.querySelectorAll(".field-error, .form-error")) old.remove();
   for (const input of form.querySelectorAll("[aria-invalid]")) {
     input.removeAttribute("aria-invalid");
@@ -111,9 +131,12 @@ export function authForms(onDone) {
     const data = new FormData(registerForm);
     const body = { username: data.get("username"), password: data.get("password") };
     if (data.get("email")) body.email = data.get("email");
-    const made = await submit(registerForm, () => api.post("accounts/register/", body));
+    const made = await submit(registerForm, async () => {
+      const account = await api.post("accounts/register/", body);
+      return account && api.session.login(body.username, body.password);
+    });
     if (!made) return;
-    const answer = await attempt(() => api.session.login(body.username, body.password));
+    const answer = made;
     if (answer) signedIn(answer, onDone, true);
   });
   return h("div", { class: "auth" }, loginForm, registerForm);

@@ -11,6 +11,7 @@
 //   replay.js      a finished game stepped, with its review     #/matches/<id>/replay/<n>
 //   watch.js       the live games to watch                      #/watch
 //   profile.js     a player's review averages, ratings, finished matches  #/players/<name>
+//   leaderboard.js the top players of a rule set               #/leaderboards/<rules>
 //
 // ROUTES — to add a screen, import its `open…` function and add one line to the table,
 // before the lobby's: `[pattern, (...groups) => openScreen(...)]`, for example
@@ -29,12 +30,14 @@ import { openMatch } from "./match.js";
 import { openReplay } from "./replay.js";
 import { openWatch } from "./watch.js";
 import { openProfile } from "./profile.js";
+import { openLeaderboard } from "./leaderboard.js";
 
 const ROUTES = [
   [/^#\/match\/(\d+)/, (id) => openMatch(Number(id))],
   [/^#\/matches\/(\d+)\/replay\/(\d+)/, (id, n) => openReplay(Number(id), Number(n))],
   [/^#\/watch/, () => openWatch()],
   [/^#\/players\/([^/]+)/, (name) => openProfile(decodeURIComponent(name))],
+  [/^#\/leaderboards(?:\/([a-z_]+))?/, (rules) => openLeaderboard(rules || null)],
   [/.*/, () => openLobby()],
 ];
 

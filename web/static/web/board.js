@@ -770,7 +770,10 @@ export class Board {
       out.push(`<polygon class="landing-mark" points="${x + 3},${base} ${x + PW - 3},${base} ${x + PW / 2},${tip}"/>`);
     }
     if (flags.last) {
-      // The last turn: a bar at the point's base (from: hollow, to: filled).
+      // The last turn, seen at a glance: the whole point lit (to: filled, from: dashed
+      // outline), drawn under the checkers, and a bar at the point's base.
+      out.push(`<polygon class="last-tri ${flags.last}" points="${x + 2},${base} ${x + PW - 2},${
+        base} ${x + PW / 2},${tip}" aria-hidden="true"/>`);
       out.push(`<rect class="last-mark ${flags.last}" x="${x + 6}" y="${dir > 0 ? base + 1
         : base - 7}" width="${PW - 12}" height="6" rx="3" aria-hidden="true"/>`);
     }
@@ -805,17 +808,25 @@ export class Board {
 
   trayLike(key, place, count, colour, flags, kind) {
     const focusable = flags !== null;
+    // The last turn's mark on a tray too: a checker borne off or entered from the bar.
+    const last = (this.lastMarks && this.lastMarks.get(key)) || "";
     const cls = [kind, key === "bar" || key === "off" ? "mine" : "theirs",
                  flags && flags.source && "source", flags && flags.selected && "selected",
-                 flags && flags.landing && "landing"].filter(Boolean).join(" ");
+                 flags && flags.landing && "landing", last && `last-${last}`]
+      .filter(Boolean).join(" ");
     const attrs = focusable
       ? `data-key="${key}" role="button" tabindex="-1" aria-label="${escapeText(
         this.label(key, count, flags))}"`
       : `role="img" aria-label="${escapeText(`${kind === "bar" ? _("bar") : _("borne off")}, ${
         checkers(count, colour)}`)}"`;
-    const out = [`<g class="${cls}" ${attrs} data-count="${count}" data-colour="${colour}">`];
+    const out = [`<g class="${cls}" ${attrs} data-tray="${key}" data-last="${last}"
+      data-count="${count}" data-colour="${colour}">`];
     out.push(`<rect class="tray-bg" x="${place.x}" y="${place.y}" width="${place.w}"
       height="${place.h}" rx="6"/>`);
+    if (last) {
+      out.push(`<rect class="last-mark tray-mark ${last}" x="${place.x + 2}" y="${place.y + 2}"
+        width="${place.w - 4}" height="${place.h - 4}" rx="5" aria-hidden="true"/>`);
+    }
     if (kind === "off") {
       // Borne-off checkers lie on their edge: thin slabs.
       const slab = Math.min(12, (place.h - 12) / 15);

@@ -55,8 +55,24 @@ export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 export function toast(message, kind = "info") {
   toastEl.textContent = message;
   toastEl.className = `toast show ${kind}`;
+  placeToast();
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { toastEl.className = "toast"; }, 4000);
+}
+
+// A phone in portrait (play.css): the match's facts (the players' names) under the top
+// bar, then a line of the log, then the board. The toast sits on that log line, its
+// bottom on the board's top edge, growing upwards (play.css caps its height) — over the
+// players only when long.
+const PORTRAIT_PHONE = "(max-width: 480px)";
+
+function placeToast() {
+  toastEl.style.top = "";
+  toastEl.style.bottom = "";
+  const log = document.getElementById("match-log");
+  if (!log || !window.matchMedia(PORTRAIT_PHONE).matches) return;
+  toastEl.style.top = "auto";
+  toastEl.style.bottom = `${Math.max(0, window.innerHeight - log.getBoundingClientRect().bottom)}px`;
 }
 
 /** Takes a hit toast away (a new turn of theirs: it is not about this one). */
@@ -111,6 +127,20 @@ export const store = (key, value) => {
   try { localStorage.setItem(key, value); } catch { /* private */ }
 };
 
+// Moves written in each mover's own numbering (as gnubg and backgammon players write
+// them) instead of the viewer's: a choice kept per player in this browser.
+const OWN_NUMBERING = "nard.ownNumbering";
+const numberingKey = () => `${OWN_NUMBERING}:${session.me || ""}`;
+export const ownNumbering = () => stored(numberingKey()) === "1";
+
+/** The switch for `ownNumbering`, calling `changed()` when it is turned. */
+export function numberingSwitch(changed) {
+  return h("label", { class: "numbering-switch" }, h("input", {
+    type: "checkbox", id: "own-numbering", checked: ownNumbering(),
+    onchange: (e) => { store(numberingKey(), e.target.checked ? "1" : "0"); changed(); } }),
+  " ", _("Each mover's own numbering"));
+}
+
 let audio = null;
 export function beep() {
   try {
@@ -159,6 +189,25 @@ export function stepText(step) {
   return `${from}/${to}${step.hit ? "*" : ""}`;
 }
 
+/** A turn's play as the log and the replay write it: its steps ("24/20 20/16"); a turn
+ *  cut short ("24/20 20/16 — the rest could not be played": a pass after some steps,
+ *  common in Long Nardy); a pass ("pass (no legal move)"); the roll a resignation left
+ *  unplayed (`resigned`: "not played: the game was resigned"). `steps`: the steps' text. */
+export function turnText(steps, passed, reason, resigned = false) {
+  if (!passed && !steps && resigned) return _("not played: the game was resigned");
+  if (!passed) return steps || "…";
+  if (!steps) return f(_("pass (%(reason)s)"), { reason: reasonText(reason) });
+  return f(_("%(steps)s — the rest could not be played"), { steps });
+}
+
+/** Whether turn `t` is the last of `game` and that game ended by a resignation (or a
+ *  claim, or the match abandoned: a resignation too) before the turn was played. */
+export function resignedTurn(game, t, turns) {
+  return Boolean(game && ["resigned", "claimed", "abandoned"].includes(game.end_reason)
+    && t.finished_at && !t.passed && !(t.steps || []).length
+    && turns[turns.length - 1] === t);
+}
+
 // The built-in computer's accounts are computer-<level> (games.opponents.PREFIX; no one
 // may register such a name): the page knows them without reading each profile.
 const COMPUTER_PREFIX = "computer-";
@@ -195,12 +244,18 @@ export function matchOutcome(m) {
   return f(_("%(side)s wins %(won)s–%(lost)s"), { side: side(m.winner), won, lost });
 }
 
-/** The rule set's one-line explanation of a game's result (GET rules/ results[]). */
+/** A text without the rule book's references ("(R29)", "(H15, H16)"): for the rules'
+ *  readers, not for players. */
+export const withoutRuleCodes = (text) =>
+  String(text || "").replace(/\s*\((?:[RHS]\d+(?:[,–-]\s*)?)+\)/g, "");
+
+/** The rule set's one-line explanation of a game's result (GET rules/ results[]),
+ *  without its rule-book code. */
 export function resultExplanation(game, rules) {
   const d = ruleSet(rules);
   const kind = d && (d.results || []).find((r) => r.name === game.result);
   return kind && kind.explanation && game.end_reason !== "resigned"
-    && (kind.worth ?? kind.points) > 1 ? _(kind.explanation) : "";
+    && (kind.worth ?? kind.points) > 1 ? withoutRuleCodes(_(kind.explanation)) : "";
 }
 
 /** "Game 2: White wins 2 points — mars". */

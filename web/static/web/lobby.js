@@ -4,9 +4,9 @@
 import { API, SIDES, api, defaultRules, features, levelsFor, otherSide } from "./api.js";
 import { _, f, ngettext, side } from "./i18n.js";
 import { authForms } from "./account.js";
-import { CLOCKS, COLOUR_NAMES, STAKE_NAMES, STATUS_NAMES, app, attempt, cap, go, h,
-         isComputer, matchTitle, rulesTitle, session, toast } from "./common.js";
-import { pairingPanel, ratingsPanel } from "./ratings.js";
+import { CLOCKS, COLOUR_NAMES, SOUND, STAKE_NAMES, STATUS_NAMES, app, attempt, beep, cap, go,
+         h, isComputer, matchTitle, rulesTitle, session, stored, toast } from "./common.js";
+import { pairingPanel, pairingText, ratingsPanel } from "./ratings.js";
 import { guestPanel, upgradePanel } from "./guest.js";
 import { followingPanel } from "./following.js";
 import { noticeHeard } from "./notices.js";
@@ -141,7 +141,8 @@ export function openLobby() {
         else { toast(match.status === "open" ? _("Seek posted: waiting for an opponent.")
                  : f(_("Invitation sent to %(name)s."), { name: match.invited }));
                refresh(); }
-      }), pairingPanel(go), session.guest ? upgradePanel(build) : await ratingsPanel(session.me),
+      }), await pairingPanel(go),
+      session.guest ? upgradePanel(build) : await ratingsPanel(session.me),
       followingPanel(), lobbyLive, lists);
       follow();
     }
@@ -180,6 +181,19 @@ export function openLobby() {
                              { name: d.by }));
             }
           } catch { /* the refresh shows it anyway */ }
+        }
+        if (type === "paired") {
+          // Quick pairing made our match (maybe from the other player's request while we
+          // waited): to the board at once, told so, with the beep if asked for.
+          let d = null;
+          try { d = JSON.parse(message.data); } catch { d = null; }
+          if (d && d.match) {
+            toast(f(_("Paired with %(name)s: %(choice)s."), {
+              name: d.opponent || "?", choice: pairingText(d) }));
+            if (stored(SOUND) === "1") beep();
+            go(`#/match/${d.match}`);
+            return;
+          }
         }
         changed();
       });

@@ -4,7 +4,8 @@
 
 import { otherSide } from "./api.js";
 import { _, f, side } from "./i18n.js";
-import { h, matchOutcome, reasonText, resultName, resultSentence, stepText } from "./common.js";
+import { h, matchOutcome, resignedTurn, resultName, resultSentence, stepText,
+         turnText } from "./common.js";
 
 export const AHEAD_READS = 3;   // state reads in a row for a log ahead of it, then it is shown
 
@@ -83,13 +84,12 @@ export function logEntries(match, games, turnsOf, drawn, viewed) {
         passed = false;
       }
       const dice = t.dice && t.dice.length ? t.dice.join("-") : "";
-      const pass = passed ? f(_("pass (%(reason)s)"), { reason: reasonText(t.pass_reason) }) : "";
       parts.push(h("li", { class: `turn ${t.side}${passed ? " passed" : ""}`,
                            "data-game": game.number, "data-turn": t.number },
         h("span", { class: "n" }, `${t.number}.`), " ",
         h("span", { class: `swatch ${t.side}` }), ` ${side(t.side)} ${dice}: `,
-        [steps.map((st) => stepText(viewed(st, t.side))).join(" "), pass]
-          .filter(Boolean).join(" ") || "…"));
+        turnText(steps.map((st) => stepText(viewed(st, t.side))).join(" "), passed,
+                 t.pass_reason, !current && resignedTurn(game, t, turnsOf.get(game.number)))));
     }
     offerLines(Infinity);   // after the last turn: refused, or waiting for its answer
     if (game.winner && current) {

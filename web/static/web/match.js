@@ -15,6 +15,7 @@ import { openChat } from "./chat.js";
 import { _, f, ngettext, side } from "./i18n.js";
 import { matchOverText } from "./ratings.js";
 import { AUTO_CONFIRM, COLOUR_WORDS, PAGE_TITLE, SOUND, app, attempt, beep, button,
+         numberingSwitch, ownNumbering,
          clearHitToast, explain, go, h, matchOutcome, matchTitle, reasonText,
          replaceChildrenKeeping, resultExplanation, resultSentence, resultWord, session,
          stepText, store, stored, toast } from "./common.js";
@@ -55,6 +56,7 @@ function panelElements(matchId) {
     replays: h("p", { class: "replays", id: "replays" }),
     log: h("ol", { class: "log", id: "log", "aria-label": _("Move log") }),
     announce: h("p", { class: "sr-only", id: "announce", "aria-live": "polite" }),
+    numbering: h("span", { class: "numbering" }),
   };
   // Three parts around the board, placed by play.css — beside it on a
   // wide screen; on a phone the facts above it, the turn's controls (the dock) below it
@@ -66,7 +68,8 @@ function panelElements(matchId) {
     el.statusLine, el.hint, el.notice, el.result, el.clockLine,
     h("div", { class: "counters" }, el.headCounter, el.diceLeft), el.dieChoice, el.actions);
   el.rest = h("section", { class: "panel rest", id: "match-log", "aria-labelledby": "moves-h" },
-    el.liveLine, el.replays, h("h2", { id: "moves-h" }, _("Moves")), el.log, el.announce);
+    el.liveLine, el.replays, h("div", { class: "moves-head" },
+      h("h2", { id: "moves-h" }, _("Moves")), el.numbering), el.log, el.announce);
   el.root = h("section", { class: "match" }, el.boardHost, el.panel, el.dock, el.rest);
   return el;
 }
@@ -108,6 +111,7 @@ class MatchView {
     this.timers = { refetch: null, clock: null, presence: null };
 
     this.el = panelElements(matchId);
+    this.el.numbering.append(numberingSwitch(() => this.loadLog()));
     app.replaceChildren(this.el.root);
     this.board = new Board(this.el.boardHost, { onMove: (step) => this.pick(step),
                                                 chooseDie: (steps) => this.chooseDie(steps),
@@ -255,6 +259,18 @@ class MatchView {
     this.sayAnswer(accepted ? "accept" : "refuse", them, waiting.stake);
   }
 
+  /** "Your rating: 1512.3 (+12.3)": a rated match's change for the viewer's side, from
+   *  its match_over event's data (live, or read again when the page is opened). */
+  sayRatings(d) {
+    const m = this.match;
+    if (!d.ratings || !m || m.hotseat) return;
+    const text = this.mySides().map((c) => matchOverText(d.ratings, c)).join(" ");
+    if (!text) return;
+    this.el.notice.textContent = text;
+    this.el.notice.hidden = false;
+    this.el.notice.dataset.ratings = "true";
+  }
+
   /** The notice (and, for an accept, a toast) that the other side answered our offer. */
   sayAnswer(kind, by, stake) {
     const { notice } = this.el;
@@ -322,6 +338,10 @@ class MatchView {
   async lastSeq() {
     const events = await attempt(() => api.get(`matches/${this.id}/events/`), { quiet: true });
     if (events && events.some((e) => e.type === "roll_off")) this.rolledOff = true;
+    // A finished rated match opened again: the rating change from its match_over event,
+    // as the live event showed it.
+    const over = (events || []).find((e) => e.type === "match_over");
+    if (over) this.sayRatings(over.data || {});
     return events && events.length ? events[events.length - 1].seq : 0;
   }
 
@@ -344,9 +364,16 @@ class MatchView {
     }
     if (this.stopped || ticket !== this.logTicket) return;   // a later read draws instead
     const drawn = drawnRecord(this.match, this.aheadReads);
-    const { parts, shown, ahead } = logEntries(this.match, games, turnsOf, drawn,
-                                               (step, mover) => this.viewed(step, mover));
-    this.noteLastTurn(drawn ? turnsOf.get(drawn.game) || [] : [], drawn);
+    // The log in the viewer's numbering, or each mover's own when asked for.
+    const written = ownNumbering() ? (step) => step : (step, mover) => this.viewed(step, mover);
+    const { parts, shown, ahead } = logEntries(this.match, games, turnsOf, drawn, written);
+    // A finished match: its last game's winning turn is the last move (the state's
+    // record has no limit then, and the turn marked before would be the loser's).
+    const s = this.match && this.match.state;
+    const ended = !drawn && this.match && this.match.status === "finished" && s
+      && typeof s.game === "number" ? { game: s.game, turn: Infinity, steps: null } : null;
+    const upTo = drawn || ended;
+    this.noteLastTurn(upTo ? turnsOf.get(upTo.game) || [] : [], upTo);
     if (ahead) {
       this.aheadReads += 1;
       this.refetch(0);
@@ -415,9 +442,8 @@ class MatchView {
                        { n: d.game, side: side(d.winner) })
           + (d.result ? ` — ${resultWord(d.result)}`
             : d.mars ? ` — ${_("mars")}` : ""));
-      } else if (e.type === "match_over" && d.ratings && !hotseat) {
-        const text = this.mySides().map((c) => matchOverText(d.ratings, c)).join(" ");
-        if (text) { notice.textContent = text; notice.hidden = false; }
+      } else if (e.type === "match_over") {
+        this.sayRatings(d);
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && this.mySides().includes(otherSide(d.side)) && !hotseat) {
         // The other side (a player, or the computer) answered our offer.
@@ -443,7 +469,7 @@ class MatchView {
 
   /** A write; its answer drawn. `guard: false` sends no expected_version: for a roll-off
    *  die, which both sides roll at once (R7) — the other side's die (the computer's, a
-   *  few milliseconds after the match starts or a tie) changes nothing ours depends on,
+   *  few milliseconds after ours: it waits for it) changes nothing ours depends on,
    *  and the server's own guards (wrong_phase, not_your_turn) still hold (no 409
    *  in the normal flow). */
   async act(path, body = {}, { guard = true } = {}) {
@@ -627,6 +653,13 @@ class MatchView {
     }
     this.resignArmed = false;
     await this.act("resign");
+  }
+
+  /** Resign the whole match (`resign/` with `match: true`): offered beside the armed
+   *  Resign when losing the game would not end the match by itself. */
+  async resignMatch() {
+    this.resignArmed = false;
+    await this.act("resign", { match: true });
   }
 
   async rematch() {
@@ -841,6 +874,15 @@ class MatchView {
       actions.append(button((this.resignArmed ? armed : _("Resign")) + who2,
                             () => this.resign(),
                             { id: "resign", class: this.resignArmed ? "danger" : "" }));
+      // The whole match too, when the game's points would not end it.
+      const theirs = cost ? (m.score || {})[otherSide(cost.side)] || 0 : 0;
+      if (this.resignArmed && cost && theirs + cost.points < m.length) {
+        actions.append(button(ngettext(
+          "Resign the match: you lose this game's %(count)s point and the match",
+          "Resign the match: you lose this game's %(count)s points and the match",
+          cost.points) + who2, () => this.resignMatch(), { id: "resign-match",
+                                                          class: "danger" }));
+      }
     }
     if (m.status === "finished" && sides.length) {
       actions.append(button(_("Rematch"), () => this.rematch(), { id: "rematch" }));
@@ -862,8 +904,16 @@ class MatchView {
     }
     // Unchanged controls are kept: the computer's steps, animated one by one, draw them
     // again several times a second.
+    const hadRoll = Boolean(shown.querySelector("#roll"));
     replaceChildrenKeeping(shown, [...actions.childNodes]);
     if (focused !== null) this.refocus(focused);
+    else if (!hadRoll && !m.hotseat && (!active || active === document.body
+                                         || this.el.boardHost.contains(active))) {
+      // The opponent's (the computer's) reply brought our Roll while the focus waited on
+      // the board or nowhere: the next thing to do is Roll, not a Tab away.
+      const roll = document.getElementById("roll");
+      if (roll) roll.focus({ preventScroll: true });
+    }
   }
 
   /** The control that had the focus is drawn again: focus it, or, gone (Roll after the

@@ -11,6 +11,7 @@ import { _, f, ngettext } from "./i18n.js";
 import { app, attempt, h, matchOutcome, matchTitle, rulesTitle } from "./common.js";
 import { graph } from "./ratings.js";
 import { followButton } from "./following.js";
+import { verifyLink } from "./replay.js";
 
 const LAST = 20;   // the newest analysed games of each rule set the averages count
 
@@ -20,7 +21,8 @@ const path = (name) => `accounts/users/${encodeURIComponent(name)}/`;
 export function reviewTable(review) {
   const rows = Object.entries(review.by_rules || {});
   if (!rows.length) return h("p", { class: "empty" }, _("No analysed games yet."));
-  return h("table", { class: "review-averages" },
+  // On a phone the table scrolls sideways inside its card instead of being cut off.
+  return h("div", { class: "table-scroll" }, h("table", { class: "review-averages" },
     h("thead", {}, h("tr", {},
       h("th", {}, _("Rules")), h("th", {}, _("Analysed games")), h("th", {}, _("Error rate")),
       h("th", {}, _("Rating (×500)")), h("th", {}, _("Inaccuracies per game")),
@@ -32,7 +34,7 @@ export function reviewTable(review) {
       h("td", {}, r.marks_per_game.inaccuracy.toFixed(2)),
       h("td", {}, r.marks_per_game.mistake.toFixed(2)),
       h("td", {}, r.marks_per_game.blunder.toFixed(2)),
-      h("td", {}, (r.luck >= 0 ? "+" : "") + r.luck.toFixed(3))))));
+      h("td", {}, (r.luck >= 0 ? "+" : "") + r.luck.toFixed(3)))))));
 }
 
 function ratingsSection(body) {
@@ -46,7 +48,7 @@ function ratingsSection(body) {
     box.append(h("p", {}, f(_("%(rules)s: %(rating)s ± %(deviation)s"), {
       rules: rulesTitle(r.rules), rating: r.rating.toFixed(0),
       deviation: r.deviation.toFixed(0) }) + (r.provisional ? ` (${_("provisional")})` : "")),
-    graph(r.history));
+    r.history && r.history.length ? graph(r.history) : null);   // no empty graph's gap
   }
   return box;
 }
@@ -66,7 +68,8 @@ function historySection(matches) {
       h("span", { class: "replays" }, _("Replays:"), " ",
         Array.from({ length: games }, (_unused, i) => h("a", {
           href: `#/matches/${m.id}/replay/${i + 1}`, class: "replay-link",
-          "aria-label": f(_("Open the replay of game %(n)s"), { n: i + 1 }) }, String(i + 1)))));
+          "aria-label": f(_("Open the replay of game %(n)s"), { n: i + 1 }) }, String(i + 1)))),
+      verifyLink(m.id));
   })));
   return box;
 }
@@ -103,7 +106,7 @@ export function openProfile(username) {
         stats.matches_played || 0, { won: stats.matches_won || 0 })),
       h("section", { class: "card", id: "profile-review", "aria-labelledby": "rv-h" },
         h("h2", { id: "rv-h" }, _("Review averages")),
-        h("p", { class: "hint" }, ngettext(
+        h("p", { class: "note" }, ngettext(
           "Averages over the last analysed game of each rule set (lower error rate and rating are better).",
           "Averages over the last %(count)s analysed games of each rule set (lower error rate and rating are better).",
           LAST)),

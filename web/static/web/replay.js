@@ -9,8 +9,8 @@
 
 import { API, ApiError, SIDES, api, features, ruleSet } from "./api.js";
 import { Board, stepFor } from "./board.js";
-import { app, attempt, button, cap, explain, h, rulesTitle, session,
-         stepText } from "./common.js";
+import { app, attempt, button, cap, explain, h, numberingSwitch, ownNumbering, resignedTurn,
+         rulesTitle, session, stepText, turnText } from "./common.js";
 import { _, f, ngettext, side } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -27,13 +27,21 @@ export function replayLink(matchId, number = 1, text = null) {
            text || f(_("Replay game %(n)s"), { n: number }));
 }
 
+/** The dice verifier (/play/verify/, its own page) on match `matchId`: linked from every
+ *  finished game — the match page, the replay, the profile. */
+export function verifyLink(matchId, text = null) {
+  return h("a", { class: "verify-link", href: `/play/verify/?match=${matchId}`,
+                  "data-verify": matchId }, text || _("Verify the dice"));
+}
+
 /** "Replay and review: game 1 · game 2" for the match page: a link per finished game
  *  of `games` (the games list's items); nothing before the first game is over. */
 export function replayLinks(matchId, games) {
   const done = games.filter((g) => g.winner);
   if (!done.length) return [];
   return [_("Replay and review:"), " ", ...done.flatMap((g, i) => [i ? " · " : "",
-    replayLink(matchId, g.number, f(_("game %(n)s"), { n: g.number }))])];
+    replayLink(matchId, g.number, f(_("game %(n)s"), { n: g.number }))]), " · ",
+    verifyLink(matchId)];
 }
 
 const MARK_NAMES = { inaccuracy: _("inaccuracy"), mistake: _("mistake"),
@@ -90,6 +98,7 @@ export function openReplay(matchId, number) {
       _("Export the match (text)")), " · ",
     h("a", { href: `${API}matches/${matchId}/export/?format=json`, id: "replay-export-json" },
       _("JSON")), " · ",
+    verifyLink(matchId), " · ",
     h("a", { href: `#/match/${matchId}`, id: "replay-match" }, _("Back to the match")));
   const moveList = h("ol", { class: "log replay-moves", id: "replay-moves",
                              "aria-label": _("Moves") });
@@ -110,7 +119,8 @@ export function openReplay(matchId, number) {
 
   const panel = h("aside", { class: "panel replay-panel", "aria-label": _("Replay") },
     title, players, gamesNav, h("div", { class: "replay-step", id: "replay-step" }, where, nav),
-    exportLinks, h("h2", {}, _("Moves")), moveList);
+    exportLinks, h("div", { class: "moves-head" }, h("h2", {}, _("Moves")),
+                   numberingSwitch(() => { renderMoves(); draw(); })), moveList);
   root.replaceChildren(h("section", { class: "replay", id: "replay",
                                       "data-match": matchId, "data-game": number },
                          boardHost, panel, reviewBox));
@@ -119,6 +129,10 @@ export function openReplay(matchId, number) {
   const facts = () => (match && ruleSet(match.rules)) || {};
   const viewer = () => (positions[0] ? positions[0].board.perspective : "white");
   const viewed = (st, mover) => stepFor(st, mover, viewer(), facts().numbering);
+  // The move list and the line above the board: the viewer's numbering, or each mover's
+  // own when the player asked for it (common.js ownNumbering).
+  const written = (st, mover) => (ownNumbering() ? st : viewed(st, mover));
+  const thisGame = () => games.find((g) => g.number === number) || null;
   const turnReview = (n) => (review ? review.turns.find((t) => t.number === n) : null);
 
   // Keys: ← → Home End step wherever the focus is (the board's own arrow keys move
@@ -183,7 +197,9 @@ export function openReplay(matchId, number) {
       : f(_("Turn %(turn)s of %(total)s: %(side)s %(dice)s: %(steps)s"), {
         turn: t.number, total: turns.length, side: side(t.side),
         dice: (t.dice || []).join("-"),
-        steps: t.passed ? _("pass") : steps.map(stepText).join(" ") || "…" });
+        steps: turnText((t.steps || []).map((st) => stepText(written(st, mover))).join(" "),
+                        t.passed, t.pass_reason,
+                        resignedTurn(thisGame(), t, turns)) });
     where.dataset.turn = String(index);
     for (const li of moveList.querySelectorAll("li[data-index]")) {
       const on = Number(li.dataset.index) === index;
@@ -279,14 +295,14 @@ export function openReplay(matchId, number) {
     for (const t of turns) {
       items.push(...stakeLines(t.number));
       const r = turnReview(t.number);
-      const steps = (t.steps || []).map((st) => stepText(viewed(st, t.side))).join(" ");
+      const steps = (t.steps || []).map((st) => stepText(written(st, t.side))).join(" ");
       items.push(h("li", { class: `turn ${t.side}${t.passed ? " passed" : ""}`,
                            "data-index": t.number, "data-turn": t.number,
                            "data-mark": r && r.mark ? r.mark : "",
                            onclick: () => go(t.number) },
         h("span", { class: "n" }, `${t.number}.`), " ", h("span", { class: `swatch ${t.side}` }),
         ` ${side(t.side)} ${(t.dice || []).join("-")}: `,
-        t.passed ? _("pass") : steps || "…",
+        turnText(steps, t.passed, t.pass_reason, resignedTurn(thisGame(), t, turns)),
         r && r.mark ? h("span", { class: `mark ${r.mark}` },
                         ` ${MARK_NAMES[r.mark]} \u2212${r.loss.toFixed(3)}`) : null,
         r && !r.mark && r.kind === "move" && r.loss > 0

@@ -3,7 +3,7 @@
 // to watch), the bracket of a knock-out, a countdown, join/withdraw/pause/start — live on
 // its stream (GET tournaments/{id}/stream/), and the player's own account stream, whose
 // `paired` (with this tournament) takes them to the board at once.
-import { API, request } from "./api.js";
+import { API, allRuleSets, features, request, ruleSet } from "./api.js";
 import { _, f } from "./i18n.js";
 
 const root = document.getElementById("tournaments");
@@ -24,9 +24,18 @@ const SYSTEMS = { arena: () => _("Arena"), swiss: () => _("Swiss"), knockout: ()
 const STATUSES = { created: () => _("Not started"), started: () => _("Under way"),
   finished: () => _("Finished") };
 const systemName = (s) => (SYSTEMS[s] ? SYSTEMS[s]() : s);
-const RULES = { long_nardy: () => _("Long Nardy"), short_nardy: () => _("Short Nardy"),
-  backgammon: () => _("Backgammon"), nard: () => _("Nard") };
-const rulesName = (r) => (RULES[r] ? RULES[r]() : r.replace("_", " "));
+// A rule set's title from GET rules/ (api.js, loaded by features()), in the page's language.
+const rulesName = (r) => {
+  const d = ruleSet(r);
+  return d ? _(d.title) : r;
+};
+
+/** The create form's rule-set menu: every rule set the server plays, the default first. */
+function ruleSetOptions() {
+  const menu = document.querySelector("select[name=rules]");
+  if (!menu) return;
+  menu.replaceChildren(...allRuleSets().map((d) => el("option", { value: d.name }, _(d.title))));
+}
 
 function facts(t) {
   const parts = [systemName(t.system), rulesName(t.rules),
@@ -218,8 +227,10 @@ async function showOne() {
   follow();
 }
 
+await features();  // the rule sets' facts (GET rules/), for their titles
 if (id) showOne();
 else {
+  ruleSetOptions();
   showList();
   createForm();
 }

@@ -10,6 +10,10 @@ const te = new TextEncoder();
 const root = document.getElementById("verify");
 const API = root.dataset.api;
 const gettext = window.gettext || ((text) => text);
+const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+const interpolate = window.interpolate
+  || ((text, values) => text.replace(/%\((\w+)\)s/g, (_, k) => String(values[k])));
+const fmt = (text, values) => interpolate(text, values, true);
 
 const hex = (bytes) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
 
@@ -179,7 +183,8 @@ async function run(record) {
     const item = document.createElement("li");
     item.dataset.status = game.status;
     item.textContent = game.status === "verified"
-      ? `${gettext("Game")} ${game.number}: ${gettext("verified")} (${game.dice} ${gettext("dice")})`
+      ? fmt(ngettext("Game %(n)s: verified (%(count)s die)", "Game %(n)s: verified (%(count)s dice)",
+                     game.dice), { n: game.number, count: game.dice })
       : `${gettext("Game")} ${game.number}: ${game.status === "mismatch" ? gettext("MISMATCH") : gettext(game.status)}: ${game.detail}`;
     list.append(item);
   }
@@ -187,7 +192,10 @@ async function run(record) {
   const verified = report.games.filter((g) => g.status === "verified").length;
   if (bad) show(`${gettext("Match")} ${report.id}: ${gettext("MISMATCH in game")} ${bad.number}: ${bad.detail}`, "bad");
   else if (!verified) show(`${gettext("Match")} ${report.id}: ${gettext("nothing to check: no game is both committed and revealed")}`, "none");
-  else show(`${gettext("Match")} ${report.id}: ${verified} ${gettext("game(s) verified")}`, "ok");
+  else {
+    show(fmt(ngettext("Match %(id)s: %(count)s game verified", "Match %(id)s: %(count)s games verified",
+                      verified), { id: report.id, count: verified }), "ok");
+  }
 }
 
 document.getElementById("by-record").addEventListener("submit", (event) => {
@@ -203,9 +211,23 @@ document.getElementById("by-record").addEventListener("submit", (event) => {
   run(record);
 });
 
+/** The rule sets' titles by name (GET rules/), translated: the statistics' rows. */
+async function ruleTitles() {
+  try {
+    const response = await fetch(`${API}rules/`, { headers: { Accept: "application/json" } });
+    const list = response.ok ? await response.json() : [];
+    return Object.fromEntries(list.map((d) => [d.name, gettext(d.title)]));
+  } catch {
+    return {};
+  }
+}
+
 document.getElementById("by-id").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const id = document.getElementById("match-id").value.trim();
+  await verifyId(document.getElementById("match-id").value.trim());
+});
+
+async function verifyId(id) {
   if (!/^\d{1,18}$/.test(id)) {
     show(gettext("A match id is a number."), "error");
     return;
@@ -218,8 +240,16 @@ document.getElementById("by-id").addEventListener("submit", async (event) => {
   }
   const record = await response.json();
   document.getElementById("record").value = JSON.stringify(record);
-  run(record);
-});
+  await run(record);
+}
+
+// Linked from a finished game (the match page, the replay, the profile) as
+// /play/verify/?match=<id>: that match is verified at once.
+const linked = new URLSearchParams(location.search).get("match");
+if (linked) {
+  document.getElementById("match-id").value = linked;
+  verifyId(linked.trim());
+}
 
 document.getElementById("by-player").addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -248,8 +278,9 @@ document.getElementById("by-player").addEventListener("submit", async (event) =>
   const line = (label, s) => row([label, s.rolls, ...s.faces,
     `${s.doubles} (${s.doubles_expected})`, `${s.average_pips ?? "—"} (${s.expected_average_pips})`,
     s.p_value]);
+  const titles = await ruleTitles();
   for (const [rules, summary] of Object.entries(stats.by_rules)) {
-    const tr = line(rules, summary);
+    const tr = line(titles[rules] || rules, summary);
     tr.dataset.rules = rules;
     table.append(tr);
   }
