@@ -56,12 +56,14 @@ def test_invited_turn_title_sound_and_result_from_each_side(
 
 def test_the_rating_change_is_shown_again_after_a_reload(
         open_page: Callable[..., Any], make_user: Callable[..., Any],
-        seeded_dice: Callable[..., Any]) -> None:
+        seeded_dice: Callable[..., Any], settings: Any) -> None:
     """A rated match's end says each player's new rating and its change — live, and
     again when the finished match's page is opened or reloaded (from its match_over
-    event), not only from the live event."""
+    event), not only from the live event. (The match ends within its first turns: no
+    minimum of turns for a rated match here, RATED_MIN_TURNS.)"""
     from playwright.sync_api import expect
 
+    settings.RATED_MIN_TURNS = 0
     pair = invite_and_accept(open_page, make_user)
     alice, bob, match_id = pair.inviter, pair.guest, pair.match_id
     assert pair.match["rated"] is True

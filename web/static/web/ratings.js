@@ -148,12 +148,15 @@ export async function pairingPanel(go) {
     return (page && (page.results || page)) || [];
   };
   const activeIds = async () => (await active()).map((m) => m.id);
-  async function ended() {
-    // The wait ended without our asking: another player's request paired us.
-    if (!before) return;
-    const made = (await active()).filter((m) => !before.includes(m.id))
-      .sort((a, b) => b.id - a.id)[0];
+  async function ended(matchId = null) {
+    // The wait ended without our asking: another player's request paired us (the
+    // server may name the match: GET pairing/ answers `paired` for a while).
+    if (!before && matchId === null) return;
+    const found = await active();
+    const made = (matchId !== null ? found.filter((m) => m.id === matchId)
+      : found.filter((m) => !before.includes(m.id))).sort((a, b) => b.id - a.id)[0];
     before = null;
+    if (!made && matchId !== null) { go(`#/match/${matchId}`); return; }
     if (!made || !box.isConnected) return;
     const opponent = made.white === session.me ? made.black : made.white;
     toast(f(_("Paired with %(name)s: %(choice)s."), {
@@ -162,7 +165,13 @@ export async function pairingPanel(go) {
     go(`#/match/${made.id}`);
   }
   function show(state) {
-    if (state.state === "paired") { stop(); before = null; go(`#/match/${state.match}`); return; }
+    if (state.state === "paired") {
+      const wasWaiting = timer !== null || before !== null;
+      stop();
+      if (wasWaiting) ended(state.match).catch(() => go(`#/match/${state.match}`));
+      else go(`#/match/${state.match}`);
+      return;
+    }
     if (state.state !== "waiting") {
       const wasWaiting = timer !== null;
       stop(); status.textContent = ""; button.textContent = label();

@@ -65,7 +65,7 @@ function createForm() {
     event.preventDefault();
     const data = new FormData(form);
     const system = data.get("system");
-    const body = { name: data.get("name"), system, rules: data.get("rules"),
+    const body = { name: data.get("name"), system, rules: data.get("rules") || undefined,
       length: Number(data.get("length")), rated: data.get("rated") === "on",
       max_players: Number(data.get("max_players")) };
     if (system === "arena") body.minutes = Number(data.get("minutes"));
@@ -227,10 +227,11 @@ async function showOne() {
   follow();
 }
 
-await features();  // the rule sets' facts (GET rules/), for their titles
-if (id) showOne();
+// The rule sets' facts (GET rules/, for their titles and the form's menu) load beside
+// the page: the form takes its submit at once (left out, `rules` is the default).
+const ruleSetsLoaded = features().catch(() => null);
+if (id) ruleSetsLoaded.then(showOne);
 else {
-  ruleSetOptions();
-  showList();
   createForm();
+  ruleSetsLoaded.then(() => { ruleSetOptions(); showList(); });
 }
