@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "tournaments",
     "chat",
     "social",
+    "fairplay",
     "live",
     "web",
     "django_tasks",
