@@ -8,7 +8,7 @@ class FairplayConfig(AppConfig):
     name = "fairplay"
 
     def ready(self) -> None:
-        from games import notify
         from fairplay import hooks
+        from games import notify
 
         notify.subscribe(hooks.committed)  # a rated match's end queues its cheap review

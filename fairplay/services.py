@@ -79,10 +79,11 @@ def queue_review(match: Match) -> Analysis | None:
 
 
 def _seconds(game_id: int) -> dict[int, float]:
+    """The seconds each turn of a game took, by number (from its record's timestamps)."""
     return {number: (finished - started).total_seconds()
             for number, started, finished in Turn.objects.filter(
                 game_id=game_id, finished_at__isnull=False)
-            .values_list("number", "started_at", "finished_at")}
+            .values_list("number", "started_at", "finished_at") if finished is not None}
 
 
 def _reviewed(user_id: int | None = None) -> Any:

@@ -55,9 +55,10 @@ class RatingChange(models.Model):
     deviation_after = models.FloatField()
     at = models.DateTimeField()
     annulled = models.BooleanField(
-        default=False, db_default=False, help_text="The match no longer counts (a player found to have had "
-                                 "computer assistance): the ratings after it were "
-                                 "recomputed without it (RatingRecompute).")
+        default=False, db_default=False,
+        help_text="The match no longer counts (a player found to have had computer "
+                  "assistance): the ratings after it were recomputed without it "
+                  "(RatingRecompute).")
 
     class Meta:
         ordering = ("user", "at", "id")

@@ -94,7 +94,7 @@ def test_the_flag_review_decision_annulment_path(alice, bob, staff):
                for g in case["game_list"])
     assert case["positions"] and all(p["gap"] >= 0.08 for p in case["positions"])
     # Her tournament: she beat bob in it.
-    tournament = Tournament.objects.create(name="Spring", system="swiss", rules="long",
+    tournament = Tournament.objects.create(name="Spring", system="swiss",
                                            length=1, rounds=3, status="started", round=1,
                                            created_by=staff.user)
     mine = Entrant.objects.create(tournament=tournament, user=alice.user, rating=1500,
