@@ -5,7 +5,10 @@ ratings recomputed, the tournament's standings), the player is told and appeals 
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 from django_tasks.base import TASK_MIN_PRIORITY
 from django_tasks_db.models import DBTaskResult
 
@@ -211,3 +214,12 @@ def test_bots_and_the_computers_accounts_are_never_flagged(alice, bob):
     assert not FairplayCase.objects.exists()
     alice.user.refresh_from_db()
     assert services.scan_account(alice.user) is None
+
+
+def test_the_scan_command_opens_the_case(alice, bob):
+    for _ in range(5):
+        rated_reviewed_match(alice, bob, white_loss=0.0, black_loss=0.05)
+    out = StringIO()
+    call_command("fairplay_scan", stdout=out)
+    assert "1 open case(s): alice" in out.getvalue()
+    assert FairplayCase.objects.get().account_id == alice.user.pk
