@@ -56,10 +56,10 @@ from computer.weights_io import load_net
 from fairplay import evidence
 from ratings.anchors import anchor
 
-THRESHOLDS = (40.0, 50.0, 55.0, 60.0, 65.0, 70.0, 80.0)
+THRESHOLDS = (50.0, 55.0, 60.0, 62.0, 65.0, 70.0, 80.0)
 MIN_GAMES = 5
 """``FAIRPLAY_MIN_GAMES``'s default."""
-DEFAULT_THRESHOLD = 60.0
+DEFAULT_THRESHOLD = 65.0
 """``FAIRPLAY_THRESHOLD``'s default."""
 RATING_ERROR = 60.0
 BASE_TAU = 0.06
