@@ -16,7 +16,9 @@ from accounts.models import Notice, User
 from fairplay import services
 from fairplay.models import FairplayCase, FairplayDecision, State
 from games.models import Match
+from ratings import glicko
 from ratings.models import Rating, RatingChange, RatingRecompute
+from ratings.services import ratings_annul
 from reviews.models import Analysis
 from reviews.tasks import run_analysis
 from tests.fairplay.conftest import rated_reviewed_match
@@ -223,3 +225,27 @@ def test_the_scan_command_opens_the_case(alice, bob):
     call_command("fairplay_scan", stdout=out)
     assert "1 open case(s): alice" in out.getvalue()
     assert FairplayCase.objects.get().account_id == alice.user.pk
+
+
+def test_the_recompute_replays_the_opponents_other_matches(alice, bob, seat):
+    """bob lost to alice, then beat carol: without alice's match, bob's rating is his
+    start rating updated by the carol match alone, against carol's rating as it was."""
+    carol = seat("carol")
+    first = rated_reviewed_match(alice, bob, white_loss=0.0, black_loss=0.05)
+    rated_reviewed_match(bob, carol, white_loss=0.03, black_loss=0.05)
+    volatility = Rating.objects.get(user=bob.user).volatility
+    carol_before = RatingChange.objects.get(user=carol.user)
+    since = Match.objects.get(pk=first).finished_at
+    done = ratings_annul(user_id=alice.user.pk, since=since, reason="test")
+    assert sorted(r.user_id for r in done) == sorted([alice.user.pk, bob.user.pk])
+    expected = glicko.update(
+        glicko.Rating(1500.0, 350.0, volatility),
+        [(glicko.Rating(carol_before.rating_before, carol_before.deviation_before), 1.0)],
+        length=1, floor=True)
+    bob_now = Rating.objects.get(user=bob.user)
+    assert round(bob_now.rating, 6) == round(expected.rating, 6) and bob_now.matches == 1
+    replayed = RatingChange.objects.get(user=bob.user, opponent=carol.user)
+    assert round(replayed.rating_after, 6) == round(expected.rating, 6)
+    assert RatingChange.objects.get(user=bob.user, opponent=alice.user).annulled is True
+    # carol's own rating is not replayed (the ripple beyond alice's opponents is left).
+    assert not RatingRecompute.objects.filter(user=carol.user).exists()
