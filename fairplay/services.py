@@ -29,6 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -125,7 +126,22 @@ def account_games(user: User, last: int | None = None
     return out
 
 
+FIT_KEY = "fairplay-fit"
+FIT_SECONDS = 3600
+"""The fit is computed again at most this often (it reads thousands of reviews)."""
+
+
 def current_fit(limit: int = 2000) -> evidence.Fit:
+    """:func:`fit_now`, kept in the cache for :data:`FIT_SECONDS`."""
+    found = cache.get(FIT_KEY)
+    if isinstance(found, evidence.Fit):
+        return found
+    fitted = fit_now(limit)
+    cache.set(FIT_KEY, fitted, FIT_SECONDS)
+    return fitted
+
+
+def fit_now(limit: int = 2000) -> evidence.Fit:
     """The expected error rate by rating, fitted from the newest ``limit`` reviewed rated
     games of accounts not found to have had assistance (:func:`evidence.fit`)."""
     tainted = set(FairplayCase.objects.filter(state__in=(State.ASSISTED, State.CLOSED))

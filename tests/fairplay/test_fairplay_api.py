@@ -20,8 +20,8 @@ from ratings import glicko
 from ratings.models import Rating, RatingChange, RatingRecompute
 from ratings.services import ratings_annul
 from reviews.models import Analysis
-from reviews.tasks import run_analysis
-from tests.fairplay.conftest import rated_reviewed_match
+from reviews.tasks import finish, run_analysis
+from tests.fairplay.conftest import rated_reviewed_match, review
 from tests.support import assert_error, start_match
 from tournaments.models import Entrant, Pairing, Round, Tournament, TournamentEvent
 
@@ -249,3 +249,18 @@ def test_the_recompute_replays_the_opponents_other_matches(alice, bob, seat):
     assert RatingChange.objects.get(user=bob.user, opponent=alice.user).annulled is True
     # carol's own rating is not replayed (the ripple beyond alice's opponents is left).
     assert not RatingRecompute.objects.filter(user=carol.user).exists()
+
+
+def test_a_finished_review_rescans_its_players(alice, bob,
+                                               django_capture_on_commit_callbacks):
+    for _ in range(4):
+        rated_reviewed_match(alice, bob, white_loss=0.0, black_loss=0.05)
+    assert services.scan() == []  # four games: too few
+    match_id = start_match(alice, bob)["id"]
+    bob.ok(match_id, "resign")
+    analysis = Analysis.objects.create(match_id=match_id, depth=0,
+                                       state=Analysis.State.RUNNING)
+    with django_capture_on_commit_callbacks(execute=True):
+        finish(analysis, Analysis.State.DONE,
+               results=[review(white_loss=0.0, black_loss=0.05)])
+    assert FairplayCase.objects.get().account_id == alice.user.pk
