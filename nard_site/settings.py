@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "tournaments",
     "chat",
     "social",
+    "fairplay",
     "live",
     "web",
     "django_tasks",
@@ -470,6 +471,18 @@ TOURNAMENT_STREAM_POLL_SECONDS = env_float("TOURNAMENT_STREAM_POLL_SECONDS", 1)
 INVITATIONS_OPEN_PER_ACCOUNT = int(os.environ.get("INVITATIONS_OPEN_PER_ACCOUNT", "20"))
 INVITATIONS_OPEN_PER_PLAYER = int(os.environ.get("INVITATIONS_OPEN_PER_PLAYER", "3"))
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))
+
+# --- fair play (docs/fairplay.md) ---------------------------------------------------
+# Reviews of rated matches queued by fair play (depth 0, the analysis worker's lowest
+# priority) in 24 hours at most (0: none); the score (0-100) from which an account with
+# at least FAIRPLAY_MIN_GAMES reviewed games goes to the staff's queue, over its newest
+# FAIRPLAY_LAST_GAMES; after a decision, the reviewed games needed before it is looked at
+# again.
+FAIRPLAY_REVIEWS_PER_DAY = int(os.environ.get("FAIRPLAY_REVIEWS_PER_DAY", "500"))
+FAIRPLAY_THRESHOLD = env_float("FAIRPLAY_THRESHOLD", 65)
+FAIRPLAY_MIN_GAMES = int(os.environ.get("FAIRPLAY_MIN_GAMES", "5"))
+FAIRPLAY_LAST_GAMES = int(os.environ.get("FAIRPLAY_LAST_GAMES", "30"))
+FAIRPLAY_RECHECK_GAMES = int(os.environ.get("FAIRPLAY_RECHECK_GAMES", "10"))
 
 # --- chat and moderation (docs/chat.md) ---------------------------------------------
 # A line's length, an account's lines a minute and reports an hour, and how long a

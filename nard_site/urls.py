@@ -20,6 +20,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("social.urls")),
     path("", include("tournaments.urls")),
     path("", include("live.urls")),
+    path("", include("fairplay.urls")),
     path("", include("chat.urls")),  # before games.urls' router: matches/{id}/chat/
     path("", include("reviews.urls")),  # before games.urls' router: matches/{id}/analysis/
     path("", include("games.urls")),

@@ -54,6 +54,11 @@ class RatingChange(models.Model):
     rating_after = models.FloatField()
     deviation_after = models.FloatField()
     at = models.DateTimeField()
+    annulled = models.BooleanField(
+        default=False, db_default=False,
+        help_text="The match no longer counts (a player found to have had computer "
+                  "assistance): the ratings after it were recomputed without it "
+                  "(RatingRecompute).")
 
     class Meta:
         ordering = ("user", "at", "id")
@@ -64,6 +69,33 @@ class RatingChange(models.Model):
     def __str__(self) -> str:
         return (f"{self.user_id} match {self.match_id}: "
                 f"{self.rating_before:.1f} → {self.rating_after:.1f}")
+
+
+class RatingRecompute(models.Model):
+    """One player's rating in one rule set recomputed from ``since`` with the matches of
+    ``annulled_user`` no longer counting: what it was and what it became (the history
+    rows after ``since`` are rewritten; this row keeps the before)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="rating_recomputes")
+    rules = models.CharField(max_length=16)
+    annulled_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                      related_name="+")
+    since = models.DateTimeField()
+    matches_annulled = models.PositiveIntegerField()
+    rating_before = models.FloatField()
+    deviation_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    reason = models.TextField()
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ("-at", "-id")
+
+    def __str__(self) -> str:
+        return (f"{self.user_id} {self.rules}: {self.rating_before:.1f} → "
+                f"{self.rating_after:.1f} without {self.annulled_user_id}")
 
 
 class RatingReset(models.Model):

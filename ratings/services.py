@@ -35,7 +35,14 @@ from nard_site.domain import DomainError
 from nard_site.rows import Statement
 from nardy import RULESETS
 from ratings import glicko
-from ratings.models import PairingRequest, Rating, RatingChange, RatingReset, SharedAddress
+from ratings.models import (
+    PairingRequest,
+    Rating,
+    RatingChange,
+    RatingRecompute,
+    RatingReset,
+    SharedAddress,
+)
 
 # --- the rating update (in the transaction of the match's final move) --------------------
 
@@ -159,6 +166,82 @@ def unrate_beyond_the_pair_limit(change: Pending) -> None:
         match.rated = False
         start = next(e for e in change.events if e.type == "game_start")
         start.data.update(rated=False, unrated="pair_limit")
+
+
+# --- annulment: an account's rated matches no longer count -------------------------------
+
+
+def ratings_annul(*, user_id: int, since: datetime, reason: str) -> list[RatingRecompute]:
+    """Treat every rated match ``user_id`` played from ``since`` on as unrated, and
+    recompute from ``since`` the Glicko-2 rating, in each rule set concerned, of the
+    account and of everyone it played then (docs/ratings.md, "Annulment"): each one's
+    history rows from ``since`` are replayed in order, the annulled matches skipped (their
+    rows kept, marked ``annulled``), each other match's update done again from the
+    player's recomputed rating and the opponent's rating as it was recorded before that
+    match. One transaction; one :class:`RatingRecompute` row per player and rule set.
+    A third player's matches against the account's opponents are not replayed: the
+    ripple beyond the account's own opponents is left (it is small and fades)."""
+    now = timezone.now()
+    with transaction.atomic():
+        mine = (RatingChange.objects.select_for_update()
+                .filter(Q(user_id=user_id) | Q(opponent_id=user_id), at__gte=since,
+                        annulled=False))
+        annulled_matches = set(mine.values_list("match_id", flat=True))
+        if not annulled_matches:
+            return []
+        affected = sorted(set(RatingChange.objects.filter(match_id__in=annulled_matches)
+                              .values_list("user_id", "rules")))
+        mine.update(annulled=True)
+        rows = {(r.user_id, r.rules): r for r in Rating.objects.select_for_update()
+                .filter(user_id__in={uid for uid, _ in affected}).order_by("user_id", "rules")}
+        done = []
+        for uid, rules in affected:
+            row = rows.get((uid, rules))
+            if row is None:
+                continue
+            done.append(_replay(row, user_id=user_id, since=since, reason=reason, now=now,
+                                annulled=annulled_matches))
+    return done
+
+
+def _replay(row: Rating, *, user_id: int, since: datetime, reason: str, now: datetime,
+            annulled: set[int]) -> RatingRecompute:
+    """``row``'s rating recomputed from its history since ``since`` (:func:`ratings_annul`)."""
+    changes = list(RatingChange.objects.select_for_update(of=("self",)).select_related("match")
+                   .filter(user_id=row.user_id, rules=row.rules, at__gte=since)
+                   .order_by("at", "id"))
+    opponents = {(c.match_id, c.user_id): c for c in RatingChange.objects.filter(
+        match_id__in=[c.match_id for c in changes]).exclude(user_id=row.user_id)}
+    first = changes[0]
+    rating = glicko.Rating(first.rating_before, first.deviation_before, row.volatility)
+    last_at: datetime | None = None
+    skipped = 0
+    for change in changes:
+        if change.annulled or change.match_id in annulled:
+            skipped += 1
+            continue
+        before = rating if last_at is None and change is first else glicko.inactive(
+            rating, (change.at - (last_at or first.at)).total_seconds() / 86_400)
+        other = opponents.get((change.match_id, change.opponent_id))
+        opponent = (glicko.Rating(other.rating_before, other.deviation_before)
+                    if other is not None else glicko.Rating())
+        rating = glicko.update(before, [(opponent, change.score)],
+                               length=change.match.length, floor=True)
+        change.rating_before, change.deviation_before = before.rating, before.deviation
+        change.rating_after, change.deviation_after = rating.rating, rating.deviation
+        change.save(update_fields=["rating_before", "deviation_before", "rating_after",
+                                   "deviation_after"])
+        last_at = change.at
+    log = RatingRecompute.objects.create(
+        user_id=row.user_id, rules=row.rules, annulled_user_id=user_id, since=since,
+        matches_annulled=skipped, rating_before=row.rating, deviation_before=row.deviation,
+        rating_after=rating.rating, deviation_after=rating.deviation, reason=reason, at=now)
+    row.rating, row.deviation, row.volatility = rating.rating, rating.deviation, rating.volatility
+    row.matches = max(0, row.matches - skipped)
+    if last_at is not None or skipped == len(changes):
+        row.last_played_at = last_at or row.last_played_at
+    row.save(update_fields=["rating", "deviation", "volatility", "matches", "last_played_at"])
+    return log
 
 
 # --- staff ------------------------------------------------------------------------------

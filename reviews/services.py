@@ -92,6 +92,28 @@ def request_analysis(*, match_id: int, user: Any, depth: Any = None,
     return analysis
 
 
+def request_background(*, match_id: int, depth: int = 0) -> Analysis | None:
+    """Queue a review nobody asked for (the fair-play evidence's): at the worker's lowest
+    priority, behind every requested review, counted against no account's limits (its
+    caller keeps its own budget). ``None`` when the match is not over or already has a
+    review queued, running or done."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or not is_over(match.status):
+            return None
+        if Analysis.objects.filter(match=match).exclude(state=Analysis.State.FAILED).exists():
+            return None
+        total = sum(g.turn_records.count() for g in match.games.all())
+        analysis, _ = Analysis.objects.update_or_create(
+            match=match, depth=depth,
+            defaults={"state": Analysis.State.QUEUED, "requested_by": None, "error": "",
+                      "requested_from": None, "turns_done": 0, "turns_total": total,
+                      "results": None, "finished_at": None, "created_at": timezone.now()})
+        analysis_id = analysis.pk
+        transaction.on_commit(lambda: _enqueue(analysis_id, low=True))
+    return analysis
+
+
 def _check_limits(*, user: Any, address: str | None, turns: int) -> None:
     """Refuse a request over one of the limits (module docstring): ``too_many_analyses``
     (429, ``details.scope``: ``account``, ``address`` or ``everyone``), or
@@ -132,13 +154,14 @@ def priority_for(requester_id: int | None) -> int:
     return max(TASK_MIN_PRIORITY, DEFAULT_TASK_PRIORITY - max(ahead, 0))
 
 
-def _enqueue(analysis_id: int) -> None:
-    """Queue ``analysis_id``'s job behind the reviews of requesters with fewer open."""
+def _enqueue(analysis_id: int, *, low: bool = False) -> None:
+    """Queue ``analysis_id``'s job behind the reviews of requesters with fewer open
+    (``low``: behind every requested review)."""
     requester = (Analysis.objects.filter(pk=analysis_id)
                  .values_list("requested_by_id", flat=True).first())
     job = tasks.analyse
     if isinstance(job.get_backend(), DatabaseBackend):
-        job = job.using(priority=priority_for(requester))
+        job = job.using(priority=TASK_MIN_PRIORITY if low else priority_for(requester))
     job.enqueue(analysis_id)
 
 

@@ -19,6 +19,10 @@ if not REDIS_URL:
 # outlives a test's streams (PostgreSQL drops the test database at the end).
 STREAM_BELL_LINGER = 0
 
+# Fair play's background reviews are off in the suites (a rated match's end would queue a
+# review every suite would see); tests/fairplay turns them on.
+FAIRPLAY_REVIEWS_PER_DAY = 0
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # SQLite's test database is a file of this run's own, not Django's shared-cache
     # in-memory one: there a thread's read in flight (the worker's, a live server's) makes

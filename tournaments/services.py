@@ -326,6 +326,56 @@ def entrant_remove(*, entrant_id: int, by: User) -> None:
         _save(tournament)
 
 
+def tournaments_of(user_id: int) -> list[int]:
+    """The tournaments ``user_id`` entered, by id."""
+    return sorted(Entrant.objects.filter(user_id=user_id)
+                  .values_list("tournament_id", flat=True))
+
+
+def standings_annul(*, tournament_id: int, user_id: int, reason: str) -> dict[str, Any]:
+    """The results of ``user_id`` in a tournament annulled (a player found to have had
+    computer assistance; docs/tournaments.md, "Annulment"), in one transaction with the
+    tournament locked: its entrant is removed (not paired again) and its score is 0;
+    each pairing it won is scored for its opponent instead (``settled_by``
+    ``annulled``; an arena's opponent gains a single win's points, a Swiss's or a
+    knock-out's a win), its standings follow (the tie-breaks are read from the
+    pairings). A knock-out's bracket already played on is not replayed. Logged as an
+    ``annulled`` event with each pairing's former winner; what it changed is answered."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        entrant = (Entrant.objects.select_for_update().select_related("user")
+                   .filter(tournament=tournament, user_id=user_id).first())
+        if entrant is None:
+            raise NotFound(gettext_noop("Not an entrant of this tournament."))
+        won = list(Pairing.objects.select_for_update(of=("self",))
+                   .select_related("black__user", "white__user")
+                   .filter(tournament=tournament, winner=entrant, black__isnull=False,
+                           finished_at__isnull=False).order_by("finished_at", "id"))
+        changed = []
+        for found in won:
+            assert found.black is not None
+            other = found.black if found.white_id == entrant.pk else found.white
+            found.winner, found.settled_by = other, "annulled"
+            found.save(update_fields=["winner", "settled_by"])
+            other.score += (pairing.arena_points(won=True, worth=1, streak_before=0)
+                            if tournament.system == System.ARENA else 1)
+            other.wins += 1
+            other.save(update_fields=["score", "wins"])
+            changed.append({"match": found.match_id, "was": entrant.user.username,
+                            "now": other.user.username})
+        score_before = entrant.score
+        entrant.score, entrant.wins, entrant.streak, entrant.removed = 0.0, 0, 0, True
+        entrant.save(update_fields=["score", "wins", "streak", "removed"])
+        _log(tournament, "annulled", username=entrant.user.username, reason=reason,
+             score_before=score_before, pairings=changed)
+        if tournament.status == Status.STARTED:
+            _after_change(tournament, timezone.now())
+        else:
+            _log_standings(tournament)
+        _save(tournament)
+    return {"tournament": tournament_id, "score_before": score_before, "pairings": changed}
+
+
 # --- what the clock brings: a start time, an arena's end ----------------------------------
 
 

@@ -89,6 +89,9 @@ STATUS_OF_CODE: dict[str, int] = {
     "tournament_started": status.HTTP_409_CONFLICT,
     "round_in_progress": status.HTTP_409_CONFLICT,
     "too_many_tournaments": status.HTTP_409_CONFLICT,
+    # Fair play.
+    "case_decided": status.HTTP_409_CONFLICT,
+    "appeal_used": status.HTTP_409_CONFLICT,
     "server_error": status.HTTP_500_INTERNAL_SERVER_ERROR,
     "service_unavailable": status.HTTP_503_SERVICE_UNAVAILABLE,
     "review_budget_spent": status.HTTP_429_TOO_MANY_REQUESTS,

@@ -15,7 +15,7 @@ from tests.support import API
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = ("accounts", "games", "live", "nard_site", "ratings", "reviews", "chat", "social",
-           "tournaments")
+           "tournaments", "fairplay")
 # ``code=`` of a field's own validation error (in ``details``), not an answer's code.
 FIELD_CODES = {"invalid", "unique", "required", "null", "blank"}
 
