@@ -54,6 +54,7 @@ from computer.network import equity
 from computer.search import Evaluator
 from computer.weights_io import load_net
 from fairplay import evidence
+from nardy import DEFAULT_RULES
 from ratings.anchors import anchor
 
 THRESHOLDS = (50.0, 55.0, 60.0, 62.0, 65.0, 70.0, 80.0)
@@ -170,7 +171,7 @@ def play_game(pool: Pool, choose: Chooser, moves: int, rng: random.Random,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rules", default="long_nardy")
+    parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--positions", type=int, default=1500)
     parser.add_argument("--accounts", type=int, default=200,
                         help="simulated accounts per kind")

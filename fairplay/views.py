@@ -72,9 +72,11 @@ class FairplayDecisionView(APIView):
 
 
 class FairplayAppealView(APIView):
-    """The player's one appeal of a fair-play decision."""
+    """The player's one appeal of a fair-play decision: 404 ``not_found`` without a
+    decision to appeal, 409 ``appeal_used`` the second time."""
 
     permission_classes = [IsAuthenticated]
+    schema_error_codes = ("404", "409")
 
     @extend_schema(request=_APPEAL, responses={201: inline_serializer(
         "FairplayAppeal", {"case": serializers.IntegerField(),
