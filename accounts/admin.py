@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
@@ -11,7 +10,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from . import login_limit, names
+from . import names
+from .forms import LimitedAdminLoginForm
 from .models import ApiToken, Notice, User
 from .stats import Stats, stats_for, stats_for_users
 
@@ -68,22 +68,7 @@ class _ChangeForm(UserChangeForm):
     clean_username = _clean_unique_username
 
 
-class LoginLimitAuthenticationForm(AdminAuthenticationForm):
-    """The admin's log-in form, saying when a log-in was refused by the limits on
-    password checks (``accounts.login_limit``; the backend enforces them) rather than
-    calling the password wrong."""
-
-    def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except ValidationError:
-            refusal = login_limit.refusal_of(self.request)
-            if refusal is None:
-                raise
-            raise ValidationError(refusal.message, code="throttled") from None
-
-
-admin.site.login_form = LoginLimitAuthenticationForm
+admin.site.login_form = LimitedAdminLoginForm
 
 
 @admin.register(User)

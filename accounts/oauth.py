@@ -17,11 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import ValidationError
 from oauth2_provider.oauth2_validators import OAuth2Validator
 
 from . import login_limit
+from .forms import LimitedLoginForm
 
 GRANTS = frozenset({"authorization_code", "refresh_token"})
 """The OAuth grant types the token endpoint accepts."""
@@ -49,24 +48,10 @@ class Validator(OAuth2Validator):
             return False
 
 
-class LoginForm(AuthenticationForm):
-    """The log-in before an app's authorization, saying when a log-in was refused by the
-    limits on password checks rather than calling the password wrong."""
-
-    def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except ValidationError:
-            refusal = login_limit.refusal_of(self.request)
-            if refusal is None:
-                raise
-            raise ValidationError(refusal.message, code="throttled") from None
-
-
 class LoginView(auth_views.LoginView):
     """``/oauth/login/``: the account's log-in on the way to ``/oauth/authorize/`` (its
     ``next``), a session like the play page's."""
 
-    form_class = LoginForm
+    form_class = LimitedLoginForm
     template_name = "accounts/oauth_login.html"
     redirect_authenticated_user = True

@@ -91,6 +91,26 @@ async function submitOnce(form, fn) {
   }
 }
 
+/** A new account's fields: username, password and the optional email (registering, or a
+ *  guest keeping its account). */
+export function newAccountFields() {
+  return [
+    h("label", {}, _("Username"), h("input", { name: "username", autocomplete: "username",
+                                               required: true })),
+    h("label", {}, _("Password"), h("input", { name: "password", type: "password",
+                                               autocomplete: "new-password", required: true })),
+    h("label", {}, _("Email (optional)"), h("input", { name: "email", type: "email",
+                                                       autocomplete: "email" }))];
+}
+
+/** `POST accounts/register/`'s body from a form of those fields. */
+export function newAccountBody(form) {
+  const data = new FormData(form);
+  const body = { username: data.get("username"), password: data.get("password") };
+  if (data.get("email")) body.email = data.get("email");
+  return body;
+}
+
 function signedIn(answer, onDone, welcome = false) {
   session.me = answer.username;
   session.guest = Boolean(answer.is_guest);
@@ -119,18 +139,11 @@ export function authForms(onDone) {
   const registerForm = h("form", { class: "card", id: "register-form",
                                    "aria-labelledby": "register-h" },
     h("h2", { id: "register-h" }, _("New here? Register")),
-    h("label", {}, _("Username"), h("input", { name: "username", autocomplete: "username",
-                                               required: true })),
-    h("label", {}, _("Password"), h("input", { name: "password", type: "password",
-                                               autocomplete: "new-password", required: true })),
-    h("label", {}, _("Email (optional)"), h("input", { name: "email", type: "email",
-                                                       autocomplete: "email" })),
+    ...newAccountFields(),
     h("button", { type: "submit" }, _("Register and log in")));
   registerForm.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const data = new FormData(registerForm);
-    const body = { username: data.get("username"), password: data.get("password") };
-    if (data.get("email")) body.email = data.get("email");
+    const body = newAccountBody(registerForm);
     const made = await submit(registerForm, async () => {
       const account = await api.post("accounts/register/", body);
       return account && api.session.login(body.username, body.password);

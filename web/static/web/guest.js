@@ -7,7 +7,7 @@
 
 import { API, api, defaultRules, features, levelsFor, request } from "./api.js";
 import { _, f } from "./i18n.js";
-import { renderWho, submit } from "./account.js";
+import { newAccountBody, newAccountFields, renderWho, submit } from "./account.js";
 import { attempt, go, h, reopen, session, toast } from "./common.js";
 
 /** Sign this page in as a new guest; whether it worked (a refusal is toasted). */
@@ -64,18 +64,11 @@ export function upgradePanel(onDone) {
     h("h2", { id: "upgrade-h" }, _("Create an account")),
     h("p", {}, f(_("You are playing as %(name)s. An account keeps your matches and "
                    + "reviews, and lets you play rated."), { name: session.me })),
-    h("label", {}, _("Username"), h("input", { name: "username", autocomplete: "username",
-                                               required: true })),
-    h("label", {}, _("Password"), h("input", { name: "password", type: "password",
-                                               autocomplete: "new-password", required: true })),
-    h("label", {}, _("Email (optional)"), h("input", { name: "email", type: "email",
-                                                       autocomplete: "email" })),
+    ...newAccountFields(),
     h("button", { type: "submit" }, _("Create an account")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const data = new FormData(form);
-    const body = { username: data.get("username"), password: data.get("password") };
-    if (data.get("email")) body.email = data.get("email");
+    const body = newAccountBody(form);
     const made = await submit(form, () => api.post("accounts/register/", body));
     if (!made) return;
     session.me = made.username;
