@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from nard_site.clients import client_address
+from nard_site.clients import ip_address
 from ratings import selectors, services
 from ratings.serializers import (
     LeaderboardSerializer,
@@ -61,7 +61,7 @@ class PairingView(APIView):
 
     @extend_schema(responses={200: PairingStateSerializer})
     def get(self, request: Request) -> Response:
-        found = services.pairing_status(user=_me(request), address=client_address(request))
+        found = services.pairing_status(user=_me(request), address=ip_address(request))
         return Response(selectors.pairing_json(found.request, found.match))
 
     @extend_schema(request=PairingInputSerializer,
@@ -69,7 +69,7 @@ class PairingView(APIView):
     def post(self, request: Request) -> Response:
         data = PairingInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        found = services.pairing_request(user=_me(request), address=client_address(request),
+        found = services.pairing_request(user=_me(request), address=ip_address(request),
                                          **data.validated_data)
         code = status.HTTP_201_CREATED if found.match is not None else status.HTTP_202_ACCEPTED
         return Response(selectors.pairing_json(found.request, found.match), status=code)

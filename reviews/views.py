@@ -17,7 +17,7 @@ from games.exceptions import NotFound
 from games.selectors import match_get
 from games.views import url_id
 from nard_site.api.shapes import schema_serializer
-from nard_site.clients import client_address
+from nard_site.clients import ip_address
 from nard_site.domain import DomainError
 from reviews import selectors, services
 
@@ -42,7 +42,7 @@ class MatchAnalysisView(APIView):
     def post(self, request: Request, pk: int) -> Response:
         depth = request.data.get("depth") if hasattr(request.data, "get") else None
         analysis = services.request_analysis(match_id=url_id(str(pk)), user=request.user,
-                                             depth=depth, address=client_address(request))
+                                             depth=depth, address=ip_address(request))
         return Response(selectors.analysis_json(analysis),
                         status=status.HTTP_202_ACCEPTED)
 

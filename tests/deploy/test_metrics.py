@@ -13,6 +13,7 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from nard_site.clients import ip_address
 from tests.support import Seat, assert_error, start_match
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +169,14 @@ def test_json_log_lines_carry_the_request_id() -> None:
         request_id_var.reset(token)
     assert line["request_id"] == "req-12345678"
     assert line["message"] == "moved x" and line["level"] == "WARNING"
+
+
+def test_a_column_of_addresses_gets_an_address_or_nothing(rf) -> None:
+    """What the pool and the reviews store of a client (``nard_site.clients.ip_address``):
+    the address when it is one, never a word an ``inet`` column refuses."""
+    assert ip_address(rf.get("/", REMOTE_ADDR="10.0.3.1")) == "10.0.3.1"
+    assert ip_address(rf.get("/", REMOTE_ADDR="::1")) == "::1"
+    request = rf.get("/")
+    del request.META["REMOTE_ADDR"]
+    assert ip_address(request) is None
+    assert ip_address(rf.get("/", REMOTE_ADDR="10.0.0.668")) is None

@@ -48,7 +48,7 @@ def test_requesters_are_served_in_turn(make_user: Callable[..., Any],
     for user in floods:
         for _ in range(3):
             with django_capture_on_commit_callbacks(execute=True):  # queued as it commits
-                answer = ask(client_for, user, over(user), f"10.0.0.{user.pk}")
+                answer = ask(client_for, user, over(user), f"10.0.{floods.index(user)}.1")
             assert answer.status_code == 202, answer.json()
     with django_capture_on_commit_callbacks(execute=True):
         answer = ask(client_for, victim, over(victim), "10.0.1.1")
