@@ -56,9 +56,11 @@ class FairplayQueueView(GenericAPIView):
 
 
 class FairplayDecisionView(APIView):
-    """A staff decision on an account's case, with its reason (logged)."""
+    """A staff decision on an account's case, with its reason (logged): 409
+    ``case_decided`` when the case waits for no decision."""
 
     permission_classes = [IsAdminUser]
+    schema_error_codes = ("409",)
 
     @extend_schema(request=_DECISION, responses={201: _CASE})
     def post(self, request: Request, username: str) -> Response:

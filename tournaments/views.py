@@ -56,6 +56,7 @@ class TournamentsView(APIView):
     """The listed tournaments (``GET``); create one (``POST``, signed in)."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
+    schema_error_codes = {"POST": ("409",)}  # too_many_tournaments
 
     @extend_schema(operation_id="tournaments_list", responses={200: TournamentListSerializer})
     def get(self, request: Request) -> Response:
