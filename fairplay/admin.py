@@ -43,8 +43,9 @@ def _decide(decision: str, title: str) -> Callable[..., HttpResponse | None]:
                     messages.error(request, f"{case.account.username}: {error.message}")
             messages.success(request, f"{title}: done.")
             return None
-        return render(request, "admin/fairplay/decide.html", {
-            **admin.site.each_context(request), "form": form, "rows": queryset,
+        # The moderators' one form of an action with a reason (chat's), the player told.
+        return render(request, "admin/chat/act.html", {
+            **admin.site.each_context(request), "form": form, "rows": queryset, "told": True,
             "action": f"decide_{decision}", "title": title,
             "opts": queryset.model._meta})
 
