@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from games import dice, fairness
-from games.models import Game
+from games.models import Event, Game
 from tests.computer_api.conftest import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,7 +31,12 @@ def test_the_computers_rolls_are_derived_and_its_match_verifies(
     assert game.white_seed == "the person's own dice"
     derived = dice.game_dice(game)
     assert derived is not None
-    assert game.rolloff_black == derived.roll_off(0, 1)  # the computer rolled after us
+    # The computer rolled after us: its die is the derived one of the round it rolled in
+    # (the first, or the next after a tie, which clears both dice).
+    blacks = Event.objects.filter(match_id=match_id, type="roll_off", data__side="black")
+    last = blacks.order_by("-seq").first()
+    assert last is not None
+    assert last.data["die"] == derived.roll_off(blacks.count() - 1, 1)
     finished = play_out(person, match_id, random.Random(26))
     assert finished["status"] == "finished"
     record = person.client.get(f"/api/v1/matches/{match_id}/export/?format=json").json()
