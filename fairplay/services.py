@@ -16,8 +16,12 @@ cases, the staff's decisions and the player's appeal (docs/fairplay.md).
   ratings of everyone it played are recomputed (:func:`ratings.services.ratings_annul`,
   in the decision's transaction), then each of its tournaments' results are annulled
   (:func:`tournaments.services.standings_annul`, one transaction per tournament); what
-  was done is kept on the decision. ``close`` deactivates the account as chat's close
-  does.
+  was done is kept on the decision. An ``assisted`` decision overturned on appeal
+  (``clear`` or ``warn``) restores them: the matches count again and the same players'
+  ratings are replayed (:func:`ratings.services.ratings_restore`, in the decision's
+  transaction; a match against another account whose annulment stands stays annulled),
+  then each tournament's results (:func:`tournaments.services.standings_restore`, one
+  transaction per tournament). ``close`` deactivates the account as chat's close does.
 - :func:`appeal`: the player appeals a decision once; the case waits for staff again.
 """
 
@@ -43,10 +47,10 @@ from games import opponents
 from games.exceptions import InvalidRequest, NotFound
 from games.models import Match, Turn
 from ratings.models import RatingChange
-from ratings.services import ratings_annul
+from ratings.services import ratings_annul, ratings_restore
 from reviews.models import Analysis
 from reviews.services import request_background
-from tournaments.services import standings_annul, tournaments_of
+from tournaments.services import standings_annul, standings_restore, tournaments_of
 
 _log = logging.getLogger(__name__)
 
@@ -267,6 +271,16 @@ def decide(*, account: User, by: User, decision: object, reason: object) -> Fair
                                    "after": round(r.rating_after, 1),
                                    "matches_annulled": r.matches_annulled}
                                   for r in recomputed]
+        restoring = (on_appeal and case.state == State.ASSISTED
+                     and decision in (Decision.CLEAR, Decision.WARN))
+        if restoring:
+            restored = ratings_restore(user_id=account.pk, since=case.since,
+                                       reason=f"fair play, on appeal: {reason}",
+                                       still_annulled=_standing_annulments(account))
+            effects["ratings_restored"] = [
+                {"username_id": r.user_id, "rules": r.rules,
+                 "before": round(r.rating_before, 1), "after": round(r.rating_after, 1),
+                 "matches_restored": r.matches_restored} for r in restored]
         if decision == Decision.CLOSE:
             # An inactive account's tokens and sessions no longer sign in (as chat's close).
             User.objects.filter(pk=account.pk).update(is_active=False)
@@ -285,9 +299,39 @@ def decide(*, account: User, by: User, decision: object, reason: object) -> Fair
                                            and decision != Decision.CLEAR)})
     if "ratings" in effects:
         effects["tournaments"] = _annul_tournaments(account, reason)
+    if restoring:
+        effects["tournaments_restored"] = _restore_tournaments(account, reason)
+    if "ratings" in effects or restoring:
         FairplayDecision.objects.filter(pk=done.pk).update(effects=effects)
         done.effects = effects
     return done
+
+
+def _standing_annulments(account: User) -> dict[int, datetime]:
+    """The other accounts whose results stay annulled (assisted, or closed after being
+    found assisted): each one's id → the start of its annulled period."""
+    out: dict[int, datetime] = {}
+    for uid, since in (FairplayCase.objects
+                       .filter(Q(state=State.ASSISTED)
+                               | Q(state=State.CLOSED, decisions__decision=Decision.ASSISTED))
+                       .exclude(account=account).values_list("account_id", "since")):
+        out[uid] = min(since, out.get(uid, since))
+    return out
+
+
+def _restore_tournaments(account: User, reason: str) -> list[dict[str, Any]]:
+    """Each tournament of ``account`` restored in its own transaction (an annulment
+    overturned on appeal); a failure is logged with the decision and the others go on."""
+    out = []
+    for tournament_id in tournaments_of(account.pk):
+        try:
+            out.append(standings_restore(tournament_id=tournament_id, user_id=account.pk,
+                                         reason=f"fair play, on appeal: {reason}"))
+        except Exception:
+            _log.exception("fair play: tournament %s of %s not restored", tournament_id,
+                           account.pk)
+            out.append({"tournament": tournament_id, "error": "not restored"})
+    return out
 
 
 def _annul_tournaments(account: User, reason: str) -> list[dict[str, Any]]:

@@ -73,8 +73,9 @@ class RatingChange(models.Model):
 
 class RatingRecompute(models.Model):
     """One player's rating in one rule set recomputed from ``since`` with the matches of
-    ``annulled_user`` no longer counting: what it was and what it became (the history
-    rows after ``since`` are rewritten; this row keeps the before)."""
+    ``annulled_user`` no longer counting — or, when ``matches_restored`` is not 0, counting
+    again (the annulment overturned on appeal): what it was and what it became (the
+    history rows after ``since`` are rewritten; this row keeps the before)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="rating_recomputes")
@@ -82,7 +83,11 @@ class RatingRecompute(models.Model):
     annulled_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                                       related_name="+")
     since = models.DateTimeField()
-    matches_annulled = models.PositiveIntegerField()
+    matches_annulled = models.PositiveIntegerField(
+        help_text="The player's matches the replay skipped (annulled).")
+    matches_restored = models.PositiveIntegerField(
+        default=0, db_default=0,
+        help_text="The player's annulled matches counted again (an annulment overturned).")
     rating_before = models.FloatField()
     deviation_before = models.FloatField()
     rating_after = models.FloatField()

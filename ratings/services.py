@@ -16,6 +16,7 @@ Against pumping (a rating raised by matches nobody plays):
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -181,32 +182,70 @@ def ratings_annul(*, user_id: int, since: datetime, reason: str) -> list[RatingR
     match. One transaction; one :class:`RatingRecompute` row per player and rule set.
     A third player's matches against the account's opponents are not replayed: the
     ripple beyond the account's own opponents is left (it is small and fades)."""
-    now = timezone.now()
     with transaction.atomic():
         mine = (RatingChange.objects.select_for_update()
                 .filter(Q(user_id=user_id) | Q(opponent_id=user_id), at__gte=since,
                         annulled=False))
-        annulled_matches = set(mine.values_list("match_id", flat=True))
-        if not annulled_matches:
-            return []
-        affected = sorted(set(RatingChange.objects.filter(match_id__in=annulled_matches)
-                              .values_list("user_id", "rules")))
-        mine.update(annulled=True)
-        rows = {(r.user_id, r.rules): r for r in Rating.objects.select_for_update()
-                .filter(user_id__in={uid for uid, _ in affected}).order_by("user_id", "rules")}
-        done = []
-        for uid, rules in affected:
-            row = rows.get((uid, rules))
-            if row is None:
-                continue
-            done.append(_replay(row, user_id=user_id, since=since, reason=reason, now=now,
-                                annulled=annulled_matches))
+        return _recount(user_id=user_id, since=since, reason=reason, rows=mine,
+                        annul=True)
+
+
+def ratings_restore(*, user_id: int, since: datetime, reason: str,
+                    still_annulled: Mapping[int, datetime] | None = None
+                    ) -> list[RatingRecompute]:
+    """Undo :func:`ratings_annul` of ``user_id`` from ``since`` (the annulment was
+    overturned on appeal): its annulled rated matches from ``since`` count again, and the
+    ratings of the account and of everyone it played then are replayed from ``since`` as
+    :func:`ratings_annul` replays them (docs/ratings.md, "Restoring"), one transaction,
+    one :class:`RatingRecompute` row per player and rule set (``matches_restored``). A
+    match against an account of ``still_annulled`` (its id → the start of its own
+    annulment that still stands) played from that start stays annulled."""
+    with transaction.atomic():
+        mine = (RatingChange.objects.select_for_update()
+                .filter(Q(user_id=user_id) | Q(opponent_id=user_id), at__gte=since,
+                        annulled=True))
+        kept = Q(pk__in=[])
+        for other, other_since in (still_annulled or {}).items():
+            if other != user_id:
+                kept |= ((Q(user_id=other) | Q(opponent_id=other)) & Q(at__gte=other_since))
+        keep_matches = RatingChange.objects.filter(kept).values("match_id")
+        rows = mine.exclude(match_id__in=keep_matches)
+        return _recount(user_id=user_id, since=since, reason=reason, rows=rows,
+                        annul=False)
+
+
+def _recount(*, user_id: int, since: datetime, reason: str,
+             rows: QuerySet[RatingChange], annul: bool) -> list[RatingRecompute]:
+    """Mark ``rows``' matches annulled (or no longer), then replay everyone in them (the
+    caller's transaction)."""
+    now = timezone.now()
+    matches = set(rows.values_list("match_id", flat=True))
+    if not matches:
+        return []
+    both = RatingChange.objects.filter(match_id__in=matches)
+    affected = sorted(set(both.values_list("user_id", "rules")))
+    changed: dict[tuple[int, str], int] = {}
+    for uid, rules in both.values_list("user_id", "rules"):
+        changed[(uid, rules)] = changed.get((uid, rules), 0) + 1
+    both.update(annulled=annul)
+    locked = {(r.user_id, r.rules): r for r in Rating.objects.select_for_update()
+              .filter(user_id__in={uid for uid, _ in affected}).order_by("user_id", "rules")}
+    done = []
+    for key in affected:
+        row = locked.get(key)
+        if row is None:
+            continue
+        count = changed[key]
+        done.append(_replay(row, user_id=user_id, since=since, reason=reason, now=now,
+                            delta=-count if annul else count))
     return done
 
 
 def _replay(row: Rating, *, user_id: int, since: datetime, reason: str, now: datetime,
-            annulled: set[int]) -> RatingRecompute:
-    """``row``'s rating recomputed from its history since ``since`` (:func:`ratings_annul`)."""
+            delta: int) -> RatingRecompute:
+    """``row``'s rating recomputed from its history since ``since``, the rows marked
+    ``annulled`` skipped (:func:`ratings_annul`); ``delta``: how many of its matches
+    stopped (negative) or started again (positive) counting."""
     changes = list(RatingChange.objects.select_for_update(of=("self",)).select_related("match")
                    .filter(user_id=row.user_id, rules=row.rules, at__gte=since)
                    .order_by("at", "id"))
@@ -217,7 +256,7 @@ def _replay(row: Rating, *, user_id: int, since: datetime, reason: str, now: dat
     last_at: datetime | None = None
     skipped = 0
     for change in changes:
-        if change.annulled or change.match_id in annulled:
+        if change.annulled:
             skipped += 1
             continue
         before = rating if last_at is None and change is first else glicko.inactive(
@@ -234,10 +273,11 @@ def _replay(row: Rating, *, user_id: int, since: datetime, reason: str, now: dat
         last_at = change.at
     log = RatingRecompute.objects.create(
         user_id=row.user_id, rules=row.rules, annulled_user_id=user_id, since=since,
-        matches_annulled=skipped, rating_before=row.rating, deviation_before=row.deviation,
+        matches_annulled=skipped, matches_restored=max(delta, 0),
+        rating_before=row.rating, deviation_before=row.deviation,
         rating_after=rating.rating, deviation_after=rating.deviation, reason=reason, at=now)
     row.rating, row.deviation, row.volatility = rating.rating, rating.deviation, rating.volatility
-    row.matches = max(0, row.matches - skipped)
+    row.matches = max(0, row.matches + delta)
     if last_at is not None or skipped == len(changes):
         row.last_played_at = last_at or row.last_played_at
     row.save(update_fields=["rating", "deviation", "volatility", "matches", "last_played_at"])

@@ -340,7 +340,8 @@ def standings_annul(*, tournament_id: int, user_id: int, reason: str) -> dict[st
     ``annulled``; an arena's opponent gains a single win's points, a Swiss's or a
     knock-out's a win), its standings follow (the tie-breaks are read from the
     pairings). A knock-out's bracket already played on is not replayed. Logged as an
-    ``annulled`` event with each pairing's former winner; what it changed is answered."""
+    ``annulled`` event with each pairing's former winner and what the entrant had, which
+    :func:`standings_restore` undoes; what it changed is answered."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
         entrant = (Entrant.objects.select_for_update().select_related("user")
@@ -355,25 +356,87 @@ def standings_annul(*, tournament_id: int, user_id: int, reason: str) -> dict[st
         for found in won:
             assert found.black is not None
             other = found.black if found.white_id == entrant.pk else found.white
+            points = (pairing.arena_points(won=True, worth=1, streak_before=0)
+                      if tournament.system == System.ARENA else 1)
+            changed.append({"match": found.match_id, "was": entrant.user.username,
+                            "now": other.user.username, "pairing": found.pk,
+                            "settled_by": found.settled_by, "points": points})
             found.winner, found.settled_by = other, "annulled"
             found.save(update_fields=["winner", "settled_by"])
-            other.score += (pairing.arena_points(won=True, worth=1, streak_before=0)
-                            if tournament.system == System.ARENA else 1)
+            other.score += points
             other.wins += 1
             other.save(update_fields=["score", "wins"])
-            changed.append({"match": found.match_id, "was": entrant.user.username,
-                            "now": other.user.username})
-        score_before = entrant.score
+        had = {"score_before": entrant.score, "wins_before": entrant.wins,
+               "streak_before": entrant.streak, "removed_before": entrant.removed}
         entrant.score, entrant.wins, entrant.streak, entrant.removed = 0.0, 0, 0, True
         entrant.save(update_fields=["score", "wins", "streak", "removed"])
-        _log(tournament, "annulled", username=entrant.user.username, reason=reason,
-             score_before=score_before, pairings=changed)
-        if tournament.status == Status.STARTED:
-            _after_change(tournament, timezone.now())
-        else:
-            _log_standings(tournament)
-        _save(tournament)
-    return {"tournament": tournament_id, "score_before": score_before, "pairings": changed}
+        _log(tournament, "annulled", username=entrant.user.username, entrant=entrant.pk,
+             reason=reason, pairings=changed, **had)
+        _standings_follow(tournament)
+    return {"tournament": tournament_id, "score_before": had["score_before"],
+            "pairings": changed}
+
+
+def standings_restore(*, tournament_id: int, user_id: int, reason: str) -> dict[str, Any]:
+    """Undo the last :func:`standings_annul` of ``user_id`` in a tournament (the
+    annulment was overturned on appeal; docs/tournaments.md, "Annulment"), in one
+    transaction with the tournament locked: each pairing the annulment gave its opponent
+    (and still so scored) is the entrant's again, with how it had been settled, the
+    opponent losing the points it gained; the entrant has its score, wins, streak and
+    place in the pairing back, and the standings follow. Logged as a ``restored`` event;
+    what it changed is answered (``restored: false`` when there was no annulment to
+    undo)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        entrant = (Entrant.objects.select_for_update().select_related("user")
+                   .filter(tournament=tournament, user_id=user_id).first())
+        if entrant is None:
+            raise NotFound(gettext_noop("Not an entrant of this tournament."))
+        events = list(TournamentEvent.objects.filter(
+            tournament=tournament, type__in=("annulled", "restored"),
+            data__entrant=entrant.pk).order_by("-seq")[:1])
+        if not events or events[0].type != "annulled":
+            return {"tournament": tournament_id, "restored": False, "pairings": []}
+        annulled = events[0].data
+        back = []
+        for done in annulled.get("pairings", ()):
+            found = (Pairing.objects.select_for_update(of=("self",))
+                     .select_related("white__user", "black__user")
+                     .filter(pk=done.get("pairing"), tournament=tournament,
+                             settled_by="annulled").first())
+            if found is None or found.black is None:
+                continue
+            other = found.black if found.white_id == entrant.pk else found.white
+            if found.winner_id != other.pk:
+                continue
+            other = Entrant.objects.select_for_update().get(pk=other.pk)
+            found.winner, found.settled_by = entrant, done.get("settled_by") or "played"
+            found.save(update_fields=["winner", "settled_by"])
+            other.score -= done.get("points", 1)
+            other.wins = max(0, other.wins - 1)
+            other.save(update_fields=["score", "wins"])
+            back.append({"match": found.match_id, "was": other.user.username,
+                         "now": entrant.user.username})
+        entrant.score = annulled.get("score_before", 0.0)
+        entrant.wins = annulled.get("wins_before", 0)
+        entrant.streak = annulled.get("streak_before", 0)
+        entrant.removed = annulled.get("removed_before", False)
+        entrant.save(update_fields=["score", "wins", "streak", "removed"])
+        _log(tournament, "restored", username=entrant.user.username, entrant=entrant.pk,
+             reason=reason, score=entrant.score, pairings=back)
+        _standings_follow(tournament)
+    return {"tournament": tournament_id, "restored": True, "score": entrant.score,
+            "pairings": back}
+
+
+def _standings_follow(tournament: Tournament) -> None:
+    """After scores changed outside a round: a running tournament goes on (pairing what it
+    can), a finished one logs its standings again (the caller holds the lock)."""
+    if tournament.status == Status.STARTED:
+        _after_change(tournament, timezone.now())
+    else:
+        _log_standings(tournament)
+    _save(tournament)
 
 
 # --- what the clock brings: a start time, an arena's end ----------------------------------
