@@ -40,9 +40,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,13 +55,18 @@ from fairplay import evidence
 from nardy import DEFAULT_RULES
 from ratings.anchors import anchor
 
-THRESHOLDS = (50.0, 55.0, 60.0, 62.0, 65.0, 70.0, 80.0)
+THRESHOLDS = (50.0, 55.0, 60.0, 65.0, 70.0, 75.0, 80.0)
 MIN_GAMES = 5
 """``FAIRPLAY_MIN_GAMES``'s default."""
 DEFAULT_THRESHOLD = 65.0
 """``FAIRPLAY_THRESHOLD``'s default."""
 RATING_ERROR = 60.0
+"""The standard deviation of an account's rating around where its play puts it."""
+RATING_CAP = 2600.0
 BASE_TAU = 0.06
+"""The cheaters' own play: the middle honest strength."""
+FIT_GAMES = 10
+"""Games of each honest account the fit is made from."""
 
 
 @dataclass
@@ -115,66 +118,108 @@ def build_pool(rules: str, positions: int, seed: int) -> Pool:
                 decisions / games / 2)
 
 
-Chooser = Callable[[int, random.Random], int]
+def _flat(pool: Pool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every play of every position in one array: its position, the first play of each
+    position, each position's number of plays, each play's loss."""
+    sizes = np.array([len(v) for v in pool.equities])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    values = np.concatenate(pool.equities)
+    best = np.array([v[b] for v, b in zip(pool.equities, pool.best, strict=True)])
+    return np.repeat(np.arange(pool.size), sizes), starts, sizes, np.repeat(best, sizes) - values
 
 
-def noisy(pool: Pool, tau: float) -> Chooser:
-    def choose(i: int, rng: random.Random) -> int:
-        values = pool.equities[i]
-        noise = np.array([-math.log(-math.log(rng.random() or 1e-12)) for _ in values])
-        return int(np.argmax(values + tau * noise))
-    return choose
+class Player:
+    """A simulated player: the chance of each play in each pool position."""
+
+    def __init__(self, pool: Pool, chances: np.ndarray) -> None:
+        self.pool = pool
+        position, self.starts, self.sizes, self.loss = _flat(pool)
+        # Each position's cumulative chances, shifted by its index: one sorted array.
+        cumulative = np.concatenate([np.cumsum(chances[s:s + n])
+                                     for s, n in zip(self.starts, self.sizes, strict=True)])
+        self.edges = position + np.minimum(cumulative, 1.0)
+        self.rate = float(np.add.reduceat(chances * self.loss, self.starts).mean())
+
+    def moves(self, count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """``count`` decisions drawn from the pool: the loss of each play made (by the
+        depth-0 review) and its position's gap."""
+        where = rng.integers(0, self.pool.size, count)
+        picked = np.searchsorted(self.edges, where + rng.random(count) * (1 - 1e-9),
+                                 side="right")
+        picked = np.clip(picked, self.starts[where], self.starts[where] + self.sizes[where] - 1)
+        return self.loss[picked], self.pool.gap[where]
 
 
-def kinds(pool: Pool) -> dict[str, tuple[bool, Chooser]]:
-    """name → (a cheater?, its choice in pool position ``i``)."""
+def noisy(pool: Pool, tau: float) -> np.ndarray:
+    """The chances of the best equity plus Gumbel noise of scale ``tau``: a softmax."""
+    out = []
+    for values in pool.equities:
+        e = np.exp((values - values.max()) / tau)
+        out.append(e / e.sum())
+    return np.concatenate(out)
+
+
+def chosen(pool: Pool, choice: np.ndarray) -> np.ndarray:
+    """The chances of always playing ``choice`` (one play per position)."""
+    _, starts, sizes, _ = _flat(pool)
+    out = np.zeros(int(sizes.sum()))
+    out[starts + choice] = 1.0
+    return out
+
+
+HONEST_TAUS = (0.12, 0.06, 0.03, 0.015)
+
+
+def kinds(pool: Pool) -> dict[str, tuple[bool, np.ndarray]]:
+    """name → (a cheater?, its chances)."""
+    sizes = np.array([len(v) for v in pool.equities])
     base = noisy(pool, BASE_TAU)
-
-    def third(i: int, rng: random.Random) -> int:
-        return int(pool.expert[i]) if rng.random() < 1 / 3 else base(i, rng)
-
-    def hard(i: int, rng: random.Random) -> int:
-        return int(pool.expert[i]) if pool.gap[i] >= evidence.HARD_GAP else base(i, rng)
-
+    expert = chosen(pool, pool.expert)
+    hard = np.repeat(pool.gap >= evidence.HARD_GAP, sizes)
     return {
-        "random": (False, lambda i, rng: rng.randrange(len(pool.equities[i]))),
-        "heuristic": (False, lambda i, rng: int(pool.heuristic[i])),
-        "noisy network τ=0.12": (False, noisy(pool, 0.12)),
-        "noisy network τ=0.06": (False, base),
-        "noisy network τ=0.03": (False, noisy(pool, 0.03)),
-        "cheater: expert every turn": (True, lambda i, rng: int(pool.expert[i])),
-        "cheater: expert a third of turns": (True, third),
-        "cheater: expert in hard positions": (True, hard),
+        "random": (False, np.repeat(1.0 / sizes, sizes)),
+        "heuristic": (False, chosen(pool, pool.heuristic)),
+        **{f"network, noise τ={tau}": (False, base if tau == BASE_TAU else noisy(pool, tau))
+           for tau in HONEST_TAUS},
+        "cheater: the expert every turn": (True, expert),
+        "cheater: the expert a third of the turns": (True, expert / 3 + base * 2 / 3),
+        "cheater: the expert in hard positions": (True, np.where(hard, expert, base)),
     }
 
 
-def play_game(pool: Pool, choose: Chooser, moves: int, rng: random.Random,
-              match: int) -> evidence.GameFigures:
-    g = evidence.GameFigures(match=match, game=1, side="white")
-    for _ in range(moves):
-        i = rng.randrange(pool.size)
-        values = pool.equities[i]
-        loss = float(values[pool.best[i]] - values[choose(i, rng)])
-        is_best = loss < evidence.BEST_EPSILON
-        g.moves += 1
-        g.loss += loss
-        g.best += is_best
-        if pool.gap[i] >= evidence.HARD_GAP:
-            g.hard += 1
-            g.hard_loss += loss
-            g.hard_best += is_best
-        else:
-            g.easy += 1
-            g.easy_loss += loss
-    return g
+def games_of(player: Player, games: int, moves: int, rng: np.random.Generator,
+             account: int) -> list[evidence.GameFigures]:
+    """``games`` games of ``moves`` decisions each, as the review would count them."""
+    losses, gaps = player.moves(games * moves, rng)
+    out = []
+    for n in range(games):
+        g = evidence.GameFigures(match=account * 1000 + n, game=1, side="white",
+                                 account=account)
+        for loss, gap in zip(losses[n * moves:(n + 1) * moves].tolist(),
+                             gaps[n * moves:(n + 1) * moves].tolist(), strict=True):
+            evidence.add_move(g, loss, gap)
+        out.append(g)
+    return out
+
+
+def first_flags(scores: list[list[float]], threshold: float) -> list[int | None]:
+    """Each account's games at its first flag (``None``: never)."""
+    return [next((k + MIN_GAMES for k, s in enumerate(sc) if s >= threshold), None)
+            for sc in scores]
+
+
+def within(flags: list[int | None], games: int) -> float:
+    return sum(f is not None and f <= games for f in flags) / len(flags)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default=DEFAULT_RULES)
     parser.add_argument("--positions", type=int, default=1500)
-    parser.add_argument("--accounts", type=int, default=200,
+    parser.add_argument("--accounts", type=int, default=400,
                         help="simulated accounts per kind")
+    parser.add_argument("--fit-accounts", type=int, default=800,
+                        help="honest accounts the fit is made from")
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--moves", type=int, default=0,
                         help="decisions per game (0: as many as the pool's games had)")
@@ -187,84 +232,88 @@ def main() -> None:
           f"{(pool.gap >= evidence.HARD_GAP).mean():.1%} hard; "
           f"expert's play the depth-0 best in {(pool.expert == pool.best).mean():.1%}; "
           f"{time.process_time() - started:.0f} s cpu")
-    rng = random.Random(args.seed)
-    every = kinds(pool)
+    rng = np.random.default_rng(args.seed)
+    every = {name: (cheat, Player(pool, chances))
+             for name, (cheat, chances) in kinds(pool).items()}
     # The honest kinds' error rates place them on the anchors' line.
-    rate = {}
-    for name, (cheat, choose) in every.items():
-        if not cheat:
-            sample = [play_game(pool, choose, moves, rng, 0) for _ in range(20)]
-            rate[name] = sum(g.loss for g in sample) / sum(g.moves for g in sample)
     low, high = anchor(args.rules, "random") or 1000.0, anchor(args.rules, "heuristic")
     assert high is not None
-    slope = (math.log(rate["heuristic"]) - math.log(rate["random"])) / (high - low)
+    r_random, r_heuristic = every["random"][1].rate, every["heuristic"][1].rate
+    slope = (math.log(r_heuristic) - math.log(r_random)) / (high - low)
 
-    def rating_of(name: str) -> float:
-        return min(2600.0, low + (math.log(rate[name]) - math.log(rate["random"])) / slope)
+    def rating_at(rate: float) -> float:
+        return min(RATING_CAP, low + (math.log(rate) - math.log(r_random)) / slope)
 
-    base_of = {name: (name if not cheat else "noisy network τ=0.06")
-               for name, (cheat, _) in every.items()}
-    # The fit, from a separate set of honest accounts.
+    base_rate = every[f"network, noise τ={BASE_TAU}"][1].rate
+    # The fit, from a separate set of honest accounts of every strength: the network with
+    # noise of a scale drawn between the strongest and the weakest kind's, the heuristic
+    # and random players.
     samples = []
-    for name, (cheat, choose) in every.items():
-        if cheat:
-            continue
-        for _ in range(30):
-            r = rating_of(name) + rng.gauss(0, RATING_ERROR)
-            samples += [(r, play_game(pool, choose, moves, rng, 0)) for _ in range(3)]
+    share = args.fit_accounts // 8
+    fit_players = ([Player(pool, noisy(pool, float(np.exp(rng.uniform(
+        math.log(min(HONEST_TAUS)), math.log(max(HONEST_TAUS)))))))
+        for _ in range(args.fit_accounts - 2 * share)]
+        + [every["heuristic"][1]] * share + [every["random"][1]] * share)
+    for a, player in enumerate(fit_players):
+        r = rating_at(player.rate) + rng.normal(0, RATING_ERROR)
+        samples += [(r, g) for g in games_of(player, FIT_GAMES, moves, rng, a)]
     fit = evidence.fit(samples)
-    print(f"fit: expected error rate {fit.expected(1500):.4f} at 1500, halves every "
-          f"{-math.log(2) / fit.b:.0f} points, hard positions x{fit.hard_ratio:.2f} "
-          f"({fit.games} games)")
+    print(f"fit ({fit.accounts} accounts, {fit.games} games): expected error rate "
+          f"{fit.expected(1500):.4f} at 1500, halves every {-math.log(2) / fit.b:.0f} points")
+    print(f"  shape: {tuple(round(x, 3) for x in fit.shape.xs)},\n"
+          f"         {tuple(round(y, 3) for y in fit.shape.ys)}")
+    print(f"  hard:  {tuple(round(x, 3) for x in fit.hard.xs)},\n"
+          f"         {tuple(round(y, 3) for y in fit.hard.ys)}")
     print()
-    print(f"{'kind':34} {'rating':>6} {'err/move':>8} " + " ".join(
-        f"{'≤10@' + str(int(t)):>7} {'≤30@' + str(int(t)):>7}" for t in (DEFAULT_THRESHOLD,))
-        + f" {'median games':>12}")
-    firsts: dict[str, list[list[float]]] = {}
-    for name, (_cheat, choose) in every.items():
-        scores_by_account = []
-        loss = moves_total = 0.0
+    print(f"{'kind':42} {'rating':>6} {'err/move':>8} {'best':>5} {'≤10':>6} {'≤30':>6} "
+          f"{'median games':>12}  flagged by (rating / best / hard)")
+    scores: dict[str, list[list[float]]] = {}
+    for name, (cheat, player) in every.items():
+        rating = rating_at(base_rate if cheat else player.rate)
+        by_account = []
+        parts = [0, 0, 0]
+        loss = best = total = 0.0
         for a in range(args.accounts):
-            r = rating_of(base_of[name]) + rng.gauss(0, RATING_ERROR)
-            games: list[evidence.GameFigures] = []
-            scores = []
-            for n in range(1, args.games + 1):
-                games.append(play_game(pool, choose, moves, rng, a * 100 + n))
-                if n >= MIN_GAMES:
-                    scores.append(evidence.account_figures(games, r, fit)["score"])
+            r = rating + rng.normal(0, RATING_ERROR)
+            games = games_of(player, args.games, moves, rng, a)
+            found = []
+            flagged = False
+            for n in range(MIN_GAMES, args.games + 1):
+                figures = evidence.account_figures(games[:n], r, fit)
+                found.append(figures["score"])
+                if not flagged and figures["score"] >= DEFAULT_THRESHOLD:
+                    flagged = True
+                    part = max(range(3), key=lambda k: (
+                        100 * figures["better_than_expected"],
+                        evidence.Z_POINTS * figures["best_excess_z"],
+                        evidence.Z_POINTS * figures["hard_excess_z"])[k])
+                    parts[part] += 1
             loss += sum(g.loss for g in games)
-            moves_total += sum(g.moves for g in games)
-            scores_by_account.append(scores)
-        firsts[name] = scores_by_account
-
-        def flagged_within(limit: int, threshold: float,
-                           accounts: list[list[float]] = scores_by_account) -> float:
-            return sum(any(s >= threshold for s in sc[:limit - MIN_GAMES + 1])
-                       for sc in accounts) / len(accounts)
-
-        def first_flag(sc: list[float], threshold: float) -> int | None:
-            return next((k + MIN_GAMES for k, s in enumerate(sc) if s >= threshold), None)
-
-        found = sorted(f for f in (first_flag(sc, DEFAULT_THRESHOLD) for sc in scores_by_account)
-                       if f is not None)
-        median = (str(found[len(found) // 2]) if len(found) * 2 > len(scores_by_account)
+            best += sum(g.best for g in games)
+            total += sum(g.moves for g in games)
+            by_account.append(found)
+        scores[name] = by_account
+        flags = first_flags(by_account, DEFAULT_THRESHOLD)
+        found_at = sorted(f for f in flags if f is not None)
+        median = (str(found_at[len(found_at) // 2]) if len(found_at) * 2 > len(flags)
                   else "—")
-        print(f"{name:34} {rating_of(base_of[name]):>6.0f} {loss / moves_total:>8.4f} "
-              f"{flagged_within(10, DEFAULT_THRESHOLD):>7.1%} "
-              f"{flagged_within(args.games, DEFAULT_THRESHOLD):>7.1%} {median:>12}")
+        print(f"{name:42} {rating:>6.0f} {loss / total:>8.4f} {best / total:>5.3f} "
+              f"{within(flags, 10):>6.1%} {within(flags, args.games):>6.1%} {median:>12}  "
+              f"{parts[0]} / {parts[1]} / {parts[2]}")
     print()
-    print("by threshold: the worst honest kind's false flags within 30 games; detection of "
-          "full within 10, third within 30, hard within 30")
+    print("by threshold: the worst honest kind's false flags within 30 games (which); "
+          "detection of full within 10, third and hard within 30")
+    honest = [n for n, (c, _) in every.items() if not c]
     for threshold in THRESHOLDS:
-        def share(name: str, limit: int, t: float = threshold) -> float:
-            accounts = firsts[name]
-            return sum(any(s >= t for s in sc[:limit - MIN_GAMES + 1])
-                       for sc in accounts) / len(accounts)
-        worst = max(share(n, args.games) for n, (c, _) in every.items() if not c)
-        full = share("cheater: expert every turn", 10)
-        print(f"  {threshold:>5.0f}: honest {worst:6.1%}   full {full:6.1%}"
-              f"   third {share('cheater: expert a third of turns', args.games):6.1%}"
-              f"   hard {share('cheater: expert in hard positions', args.games):6.1%}")
+        worst = max(honest, key=lambda n: within(first_flags(scores[n], threshold),
+                                                 args.games))
+        print(f"  {threshold:>5.0f}: honest "
+              f"{within(first_flags(scores[worst], threshold), args.games):6.1%} ({worst})"
+              + "".join(f"   {label} {within(first_flags(scores[n], threshold), limit):6.1%}"
+                        for label, n, limit in (
+                            ("full", "cheater: the expert every turn", 10),
+                            ("third", "cheater: the expert a third of the turns", args.games),
+                            ("hard", "cheater: the expert in hard positions", args.games))))
     print(f"\n{time.process_time() - started:.0f} s cpu in all")
 
 

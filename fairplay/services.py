@@ -146,8 +146,9 @@ def current_fit(limit: int = 2000) -> evidence.Fit:
 
 
 def fit_now(limit: int = 2000) -> evidence.Fit:
-    """The expected error rate by rating, fitted from the newest ``limit`` reviewed rated
-    games of accounts not found to have had assistance (:func:`evidence.fit`)."""
+    """The expected error rate by rating and the honest relations of best moves, fitted
+    from the newest ``limit`` reviewed rated matches' games of accounts not found to have
+    had assistance (:func:`evidence.fit`)."""
     tainted = set(FairplayCase.objects.filter(state__in=(State.ASSISTED, State.CLOSED))
                   .values_list("account_id", flat=True))
     samples: list[tuple[float, evidence.GameFigures]] = []
@@ -158,11 +159,12 @@ def fit_now(limit: int = 2000) -> evidence.Fit:
     for analysis in analyses:
         match = analysis.match
         for side, uid in (("white", match.white_id), ("black", match.black_id)):
-            if uid in tainted or (match.pk, uid) not in ratings:
+            if uid is None or uid in tainted or (match.pk, uid) not in ratings:
                 continue
             for review in analysis.results or ():
-                samples.append((ratings[(match.pk, uid)],
-                                evidence.game_figures(review, side, match=match.pk)))
+                figures = evidence.game_figures(review, side, match=match.pk)
+                figures.account = uid
+                samples.append((ratings[(match.pk, uid)], figures))
     return evidence.fit(samples)
 
 
