@@ -1,7 +1,7 @@
 """How well the fair-play score (fairplay/evidence.py) tells assisted play from honest
 play, on simulated accounts (docs/fairplay.md, "Measured").
 
-    python -m bench.fairplay                      # Long Nardy, about 5 minutes on one core
+    python -m bench.fairplay                      # Long Nardy, about 2 minutes on one core
     python -m bench.fairplay --positions 600 --accounts 100   # a quick look
 
 **The method.** A pool of positions is played once: seeded games between the
@@ -11,29 +11,38 @@ network's static equity), the ``heuristic`` level's choice and the ``expert``'s 
 reduced, the strongest level). A simulated account's rated game is ``--moves`` decisions
 drawn from the pool at random (a game of its own positions would cost the search again
 for each account; what the score reads is per move, so the draws stand in for them).
-What it plays in each:
+Each kind of player is the chance of each play in each position, and its moves are
+drawn from those chances:
 
 - honest: ``random`` (a legal play at random); ``heuristic``; the ``network`` level with
-  noise — the play with the best equity plus Gumbel noise of scale τ (τ = 0.03, 0.06,
-  0.12: three strengths of people, who err more where the plays are close);
+  noise — the play with the best equity plus Gumbel noise of scale τ, that is each play
+  with a chance proportional to ``exp(equity / τ)`` (τ = 0.12, 0.06, 0.03 and 0.015:
+  four strengths of people, who err more where the plays are close; the last is a
+  strong player whose error rate is the expert's own);
 - cheaters, over the τ = 0.06 player: the expert's play every turn (``full``), in a
   third of the turns at random (``third``), only in hard positions (``hard``: the best and
   second-best plays at least ``HARD_GAP`` apart, where a cheater would ask).
 
 **Ratings.** An honest kind's rating is where its error rate puts it on the line through
 the two anchored levels the review can judge (``random`` 1000 and ``heuristic``, their
-published ratings, ratings/anchors.py), plus a normal error of 60 points per account (a
-rating is never exact); a cheater keeps its honest base's rating (the games that would
-raise it are the ones being judged). The expected error rate by rating is fitted
-(:func:`fairplay.evidence.fit`) from a separate set of honest accounts, as the site fits
-it from its own reviews. The move times are not simulated (the score does not use them).
+published ratings, ratings/anchors.py), at most 2600, plus a normal error of 60 points per
+account (a rating is never exact); a cheater keeps its honest base's rating (the games
+that would raise it are the ones being judged).
+
+**The fit.** The site fits the expected error rate by rating and the honest relations
+of best moves from its own reviews (:func:`fairplay.evidence.fit`); here they are fitted
+from a separate set of ``--fit-accounts`` honest accounts of 10 games each (about what
+the site's newest 2,000 reviewed matches hold): three quarters the network with noise of
+a scale drawn between the strongest and the weakest kind's, an eighth heuristic, an
+eighth random. The move times are not simulated (the score does not use them).
 
 **Figures.** Each account plays ``--games`` games; after each game from
 ``FAIRPLAY_MIN_GAMES`` on its score is computed over all its games so far
 (:func:`fairplay.evidence.account_figures`) and it is flagged the first time the score
 reaches the threshold. Printed per kind: the share flagged within 10 and within 30 games,
-and the median games to the flag; then, for thresholds around the chosen one, the worst
-honest false-flag rate over 30 games and the detection rates, to choose from.
+the median games to the flag and which part of the score flagged; then, for thresholds
+around the chosen one, the worst honest false-flag rate over 30 games and the detection
+rates, to choose from.
 """
 
 from __future__ import annotations
@@ -58,7 +67,7 @@ from ratings.anchors import anchor
 THRESHOLDS = (50.0, 55.0, 60.0, 65.0, 70.0, 75.0, 80.0)
 MIN_GAMES = 5
 """``FAIRPLAY_MIN_GAMES``'s default."""
-DEFAULT_THRESHOLD = 65.0
+DEFAULT_THRESHOLD = 60.0
 """``FAIRPLAY_THRESHOLD``'s default."""
 RATING_ERROR = 60.0
 """The standard deviation of an account's rating around where its play puts it."""

@@ -30,9 +30,9 @@ parts (docs/fairplay.md, "The score"):
   those, and has more best moves than that error rate goes with. The excess of best
   moves over the fitted share, in standard deviations (``z``);
 - **too good in hard positions** (``hard_excess_z``): the share of best moves in hard
-  positions against what the account's share in easy positions predicts (the honest
-  relation, :attr:`Fit.hard`), in standard deviations: someone who asks for help only
-  where it matters.
+  positions against what the account's (capped) error rate in easy positions predicts
+  (the honest relation, :attr:`Fit.hard`), in standard deviations: someone who asks for
+  help only where it matters.
 
 Each ``z`` counts :data:`Z_POINTS` points per standard deviation. Neither ``z`` part uses
 the rating.
@@ -61,8 +61,8 @@ RATE_FLOOR = 1e-3
 """Added to the (capped) error rate before its logarithm: a flawless stretch is not
 infinitely strong."""
 Z_POINTS = 15.0
-"""Score points per standard deviation of a ``z`` part: the threshold 65 is 4.33 of
-them (docs/fairplay.md has the figures it was chosen from)."""
+"""Score points per standard deviation of a ``z`` part: the threshold 60 is 4 of them
+(docs/fairplay.md has the figures it was chosen from)."""
 MIN_HARD_MOVES = 20
 """Hard positions needed before the hard-positions part counts (about four games)."""
 FIT_BINS = 10

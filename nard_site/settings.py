@@ -479,7 +479,7 @@ INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))
 # FAIRPLAY_LAST_GAMES; after a decision, the reviewed games needed before it is looked at
 # again.
 FAIRPLAY_REVIEWS_PER_DAY = int(os.environ.get("FAIRPLAY_REVIEWS_PER_DAY", "500"))
-FAIRPLAY_THRESHOLD = env_float("FAIRPLAY_THRESHOLD", 65)
+FAIRPLAY_THRESHOLD = env_float("FAIRPLAY_THRESHOLD", 60)
 FAIRPLAY_MIN_GAMES = int(os.environ.get("FAIRPLAY_MIN_GAMES", "5"))
 FAIRPLAY_LAST_GAMES = int(os.environ.get("FAIRPLAY_LAST_GAMES", "30"))
 FAIRPLAY_RECHECK_GAMES = int(os.environ.get("FAIRPLAY_RECHECK_GAMES", "10"))
