@@ -1,7 +1,7 @@
 """How well the fair-play score (fairplay/evidence.py) tells assisted play from honest
 play, on simulated accounts (docs/fairplay.md, "Measured").
 
-    python -m bench.fairplay                      # Long Nardy, about 2 minutes on one core
+    python -m bench.fairplay                      # Long Nardy, about 80 s of CPU on one core
     python -m bench.fairplay --positions 600 --accounts 100   # a quick look
 
 **The method.** A pool of positions is played once: seeded games between the
