@@ -130,7 +130,9 @@ def account_games(user: User, last: int | None = None
     return out
 
 
-FIT_KEY = "fairplay-fit"
+FIT_KEY = "fairplay-fit-2"
+"""The cache key of the fit; its number changes with the fit's fields, so that a fit cached
+by an older release is not read as a new one."""
 FIT_SECONDS = 3600
 """The fit is computed again at most this often (it reads thousands of reviews)."""
 
