@@ -10,10 +10,14 @@ Outcome(winner=1, points=1, result='single')
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .types import BLACK, WHITE, Side, check_side
+
+if TYPE_CHECKING:
+    from .descriptor import ResultKind
 
 RESULT_POINTS: Final[dict[str, int]] = {}
 """Every result name a game won on the board can have, with its points (R29, H15): the
@@ -69,3 +73,18 @@ def match_winner(score: tuple[int, int], length: int) -> Side | None:
     if black >= length:
         return BLACK
     return None
+
+
+def resign_offers(results: Iterable[ResultKind], conceded: Outcome) -> tuple[Outcome, ...]:
+    """R30/H16 with a choice: the results a resigning side may offer instead of conceding
+    ``conceded`` (what the position gives now, :meth:`RuleSet.resign_outcome`) — each of
+    the rule set's ``results`` (its descriptor's, from ``single`` up) worth no more than
+    ``conceded`` and never less than a single, won by ``conceded.winner``. The opponent
+    accepts one (the game ends with it) or refuses it (play goes on).
+
+    >>> from nardy.descriptor import BACKGAMMON
+    >>> [o.result for o in resign_offers(BACKGAMMON.results, Outcome(WHITE, 2, "gammon"))]
+    ['single', 'gammon']
+    """
+    return tuple(Outcome(conceded.winner, kind.points, kind.name) for kind in results
+                 if kind.points <= conceded.points)
