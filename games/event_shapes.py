@@ -131,9 +131,9 @@ class ResignOfferData(TypedDict):
 class ResignAnswerData(TypedDict):
     game: int
     side: Annotated[str, Doc("The side that answers.")]
-    answer: Annotated[str, Doc("`accept`: the game ends with the result (its `game_over` "
-                               "follows); `refuse`: play goes on.",
-                               choices=("accept", "refuse"))]
+    answer: Annotated[str, Doc(
+        "`accept`: the game ends with the result (its `game_over` follows); `refuse`: play "
+        "goes on.")]
     result: str
     points: int
 

@@ -45,6 +45,8 @@ MAY_OFFER = ("both", *SIDE_NAMES, "none")
 """Who holds the right to offer (S2): both sides, one side, or nobody."""
 CONCEDED = tuple(name for name, _ in board_results())
 """What a win was worth on the board: a result name of H15 (no resignation, no refusal)."""
+OFFER_ANSWERS = ("accept", "refuse")
+"""The answers to an offer, to raise the stake or to resign (the schema's ``AnswerEnum``)."""
 ANALYSIS_STATES = ("queued", "running", "done", "failed")
 """A game review's states (``reviews.models.Analysis.State``, whose values these are:
 tests/architecture/test_reviews_app.py), one enum in the schema."""
@@ -71,8 +73,8 @@ TreeStep = TypedDict("TreeStep", {
 
 class ResignOption(TypedDict):
     """A result one may offer to resign with, and what it would cost."""
-    result: Annotated[str, Doc("A result of the rule set (`single`, `mars`, `gammon`, …).",
-                               choices=CONCEDED)]
+    result: Annotated[str, Doc("A result of the rule set (`single`, `mars`, `gammon`, "
+                               "`koks`, `backgammon`).")]
     points: Annotated[int, Doc("The points the other side would win if it accepts "
                                "(the result's worth times the stake, S6).")]
 
@@ -93,7 +95,7 @@ class ResignCost(TypedDict):
 class ResignOffer(TypedDict):
     """A resignation offer waiting for its answer (phase `resign`)."""
     by: Colour
-    result: Annotated[str, Doc("The result offered.", choices=CONCEDED)]
+    result: Annotated[str, Doc("The result offered (`single`, `mars`, `gammon`, …).")]
     points: Annotated[int, Doc("What the side in `turn` wins if it accepts (times the "
                                "stake).")]
 
@@ -318,11 +320,11 @@ class GameResignOffer(TypedDict):
     during: Annotated[str, Doc("`roll`: before that turn's roll; `move`: after it, before "
                                "any step.", choices=("roll", "move"))]
     by: Colour
-    result: Annotated[str, Doc("The result offered.", choices=CONCEDED)]
+    result: Annotated[str, Doc("The result offered (`single`, `mars`, `gammon`, …).")]
     points: Annotated[int, Doc("What accepting it wins (times the stake).")]
-    answer: Annotated[str | None, Doc("`accept`, `refuse`, or `null` while it waits (or "
-                                      "when the offerer resigned outright first).",
-                                      choices=("accept", "refuse"))]
+    answer: Annotated[Literal["accept", "refuse"] | None,
+                      Doc("`null` while it waits, or when the offerer resigned outright "
+                          "first.")]
 
 
 class Game(TypedDict):
