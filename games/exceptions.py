@@ -83,8 +83,9 @@ class Blocked(DomainError):
 
 
 class ResignOfferTooHigh(DomainError):
-    """A resignation offered with a result worth more than a resignation concedes now
-    (R30/H16): ``details.most`` names the most that may be offered."""
+    """A resignation offered with a result worth as much as a resignation concedes now
+    (R30/H16), or more: ``details.conceded`` names what resigning concedes,
+    ``details.most`` the most that may be offered (``None``: nothing)."""
 
     code = "resign_offer_too_high"
 

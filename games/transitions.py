@@ -461,15 +461,22 @@ def _close_resigned_turn(change: Change, game: Game) -> None:
 # --- resignation offers (R30/H16 with a choice) ------------------------------------------------
 
 
-def resign_options(match: Match, game: Game, side: Side) -> tuple[Outcome, ...]:
-    """The results ``side`` may offer to resign with in the position now: the rule set's
-    results from ``single`` up to what a resignation would concede now (R30/H16,
-    :func:`nardy.resign_offers`); only ``single`` with ``dave`` stakes, where a win never
-    counts as more (S6). Whether an offer may be made now is :func:`resign_offer`'s."""
+def resign_conceded(match: Match, game: Game, side: Side) -> Outcome:
+    """What ``side`` resigning now concedes (R30/H16), as a result that counts: a single
+    with ``dave`` stakes, where a win never counts as more (S6)."""
     conceded = match.ruleset.resign_outcome(game.position, side)
     if not stakes.mars_counts(match.stakes):
-        conceded = Outcome(conceded.winner, 1, "single")
-    return resign_offers(match.ruleset.descriptor.results, conceded)
+        return Outcome(conceded.winner, 1, "single")
+    return conceded
+
+
+def resign_options(match: Match, game: Game, side: Side) -> tuple[Outcome, ...]:
+    """The results ``side`` may offer to resign with in the position now: the rule set's
+    results from ``single`` up to, not including, what a resignation would concede now
+    (R30/H16, :func:`nardy.resign_offers`: offering as much is resigning); none with
+    ``dave`` stakes (S6) or where resigning concedes a single. Whether an offer may be
+    made now is :func:`resign_offer`'s."""
+    return resign_offers(match.ruleset.descriptor.results, resign_conceded(match, game, side))
 
 
 def resign_offer_turn(game: Game) -> int:
@@ -515,15 +522,15 @@ def resign_offer_problem(game: Game, side: Side) -> WrongPhase | NotYourTurn | N
 
 def resign_offer(change: Change, game: Game, side: Side, result: str) -> Outcome:
     """``side`` offers to resign the game with ``result`` (a name of the rule set's
-    results), worth no more than a resignation concedes now and never less than a single
+    results), worth less than a resignation concedes now and never less than a single
     (R30/H16, :func:`resign_options`), times the stake (S6). The game waits for the
     opponent's answer (phase ``resign``, the opponent in ``turn``); the turn it
     interrupts keeps its dice. Returns the outcome offered.
 
     Raises, in this order: :class:`WrongPhase` / :class:`NotYourTurn` when no offer may
     be made now (:func:`resign_offer_problem`); :class:`InvalidRequest` for a result the
-    rule set does not have; :class:`ResignOfferTooHigh` for one worth more than the
-    position gives; :class:`ResignOfferRepeated` for the same or a cheaper result than one
+    rule set does not have; :class:`ResignOfferTooHigh` for one worth as much as resigning
+    concedes, or more; :class:`ResignOfferRepeated` for the same or a cheaper result than one
     the opponent refused in this turn.
     """
     problem = resign_offer_problem(game, side)
@@ -537,10 +544,11 @@ def resign_offer(change: Change, game: Game, side: Side, result: str) -> Outcome
         raise InvalidRequest(message, details={"offer": [message]})
     offered = next((o for o in options if o.result == result), None)
     if offered is None:
-        most = options[-1]
+        conceded = resign_conceded(match, game, side).result
         raise ResignOfferTooHigh(
-            f"A resignation now concedes at most a {most.result}: offer that or less.",
-            details={"offer": result, "most": most.result,
+            f"Resigning now concedes a {conceded}: offer less than that, or resign.",
+            details={"offer": result, "conceded": conceded,
+                     "most": options[-1].result if options else None,
                      "offers": [o.result for o in options]})
     refused = resign_offer_refusal(game, side, offered.points)
     if refused is not None:

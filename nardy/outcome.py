@@ -78,13 +78,16 @@ def match_winner(score: tuple[int, int], length: int) -> Side | None:
 def resign_offers(results: Iterable[ResultKind], conceded: Outcome) -> tuple[Outcome, ...]:
     """R30/H16 with a choice: the results a resigning side may offer instead of conceding
     ``conceded`` (what the position gives now, :meth:`RuleSet.resign_outcome`) — each of
-    the rule set's ``results`` (its descriptor's, from ``single`` up) worth no more than
-    ``conceded`` and never less than a single, won by ``conceded.winner``. The opponent
-    accepts one (the game ends with it) or refuses it (play goes on).
+    the rule set's ``results`` (its descriptor's, from ``single`` up) worth less than
+    ``conceded`` (offering as much is resigning) and never less than a single, won by
+    ``conceded.winner``. The opponent accepts one (the game ends with it) or refuses it
+    (play goes on). Nothing is offered when resigning concedes a single.
 
     >>> from nardy.descriptor import BACKGAMMON
-    >>> [o.result for o in resign_offers(BACKGAMMON.results, Outcome(WHITE, 2, "gammon"))]
+    >>> [o.result for o in resign_offers(BACKGAMMON.results, Outcome(WHITE, 3, "backgammon"))]
     ['single', 'gammon']
+    >>> resign_offers(BACKGAMMON.results, Outcome(WHITE, 1, "single"))
+    ()
     """
     return tuple(Outcome(conceded.winner, kind.points, kind.name) for kind in results
-                 if kind.points <= conceded.points)
+                 if kind.points < conceded.points)

@@ -25,18 +25,19 @@ def names(offers: tuple[Outcome, ...]) -> list[tuple[str, int]]:
     return [(o.result, o.points) for o in offers]
 
 
-def test_R30_H16_an_offer_is_at_most_what_resigning_concedes_and_at_least_a_single() -> None:
+def test_R30_H16_an_offer_is_less_than_what_resigning_concedes_and_at_least_a_single(
+        ) -> None:
     assert names(resign_offers(BACKGAMMON.results, Outcome(WHITE, 3, "backgammon"))) == [
-        ("single", 1), ("gammon", 2), ("backgammon", 3)]
-    assert names(resign_offers(BACKGAMMON.results, Outcome(WHITE, 2, "gammon"))) == [
         ("single", 1), ("gammon", 2)]
-    assert names(resign_offers(BACKGAMMON.results, Outcome(WHITE, 1, "single"))) == [
+    assert names(resign_offers(BACKGAMMON.results, Outcome(WHITE, 2, "gammon"))) == [
         ("single", 1)]
+    # Resigning concedes a single: there is nothing cheaper to offer.
+    assert names(resign_offers(BACKGAMMON.results, Outcome(WHITE, 1, "single"))) == []
     # R29/R30: Long Nardy's results are the single (oyn) and the mars.
     assert names(resign_offers(LONG_NARDY.results, Outcome(WHITE, 2, "mars"))) == [
-        ("single", 1), ("mars", 2)]
+        ("single", 1)]
     assert names(resign_offers(SHORT_NARDY.results, Outcome(WHITE, 3, "koks"))) == [
-        ("single", 1), ("mars", 2), ("koks", 3)]
+        ("single", 1), ("mars", 2)]
     assert {o.winner for o in resign_offers(BACKGAMMON.results,
                                             Outcome(WHITE, 3, "backgammon"))} == {WHITE}
 
@@ -65,8 +66,7 @@ def test_the_state_lists_the_results_the_side_at_its_turn_may_offer(
     # H15/H16: nobody is off and each has checkers in the other's home: a backgammon.
     assert alice.get(match_id)["state"]["resign"] == {
         "side": "white", "points": 3, "result": "backgammon",
-        "offers": [{"result": "single", "points": 1}, {"result": "gammon", "points": 2},
-                   {"result": "backgammon", "points": 3}]}
+        "offers": [{"result": "single", "points": 1}, {"result": "gammon", "points": 2}]}
     # Not Black's turn: it may resign, not offer.
     assert bob.get(match_id)["state"]["resign"] == {
         "side": "black", "points": 3, "result": "backgammon", "offers": []}
@@ -95,7 +95,7 @@ def test_an_offer_refused_then_a_dearer_one_accepted_ends_the_game_with_it(
     assert alice.get(match_id)["state"]["legal_steps"]
     # The same or a cheaper result is not offered again until Black has played a turn.
     assert alice.get(match_id)["state"]["resign"]["offers"] == [
-        {"result": "gammon", "points": 2}, {"result": "backgammon", "points": 3}]
+        {"result": "gammon", "points": 2}]
     assert_error(alice.post(match_id, "resign", {"offer": "single"}), 409,
                  "resign_offer_repeated", refused="single")
 
@@ -130,7 +130,10 @@ def test_an_offer_before_the_roll_is_accepted_and_replays(
     match_id = start_match(alice, bob, length=3, script=scripted_dice)["id"]
     # R30: nobody is off, a resignation concedes a mars; White offers a single instead.
     assert alice.get(match_id)["state"]["resign"]["offers"] == [
-        {"result": "single", "points": 1}, {"result": "mars", "points": 2}]
+        {"result": "single", "points": 1}]
+    # As much as resigning concedes is no offer: resign instead.
+    assert_error(alice.post(match_id, "resign", {"offer": "mars"}), 409,
+                 "resign_offer_too_high", conceded="mars", most="single")
     alice.ok(match_id, "resign", {"offer": "single"})
     assert bob.ok(match_id, "resign/accept")["score"] == {"white": 0, "black": 1}
     game = Game.objects.get(match_id=match_id, number=1)
@@ -148,12 +151,14 @@ def test_the_offer_s_bounds_and_when_it_may_be_made(
                  "validation_error")
     # Not at one's turn.
     assert_error(bob.post(match_id, "resign", {"offer": "single"}), 409, "not_your_turn")
-    # R30: White has borne off one, so resigning concedes a single: a mars is too much.
+    # R30: White has borne off one, so resigning concedes a single: nothing is cheaper.
     set_board(match_id, {6: 10, 5: 4, 13: -15}, off_mine=1)
-    assert alice.get(match_id)["state"]["resign"]["offers"] == [
-        {"result": "single", "points": 1}]
+    assert alice.get(match_id)["state"]["resign"]["offers"] == []
     assert_error(alice.post(match_id, "resign", {"offer": "mars"}), 409,
-                 "resign_offer_too_high", most="single")
+                 "resign_offer_too_high", conceded="single", most=None)
+    assert_error(alice.post(match_id, "resign", {"offer": "single"}), 409,
+                 "resign_offer_too_high")
+    set_board(match_id, {6: 10, 5: 5, 13: -15})
     # After the roll, before a step: allowed; in the middle of moving: not.
     scripted_dice(2, 1)
     alice.ok(match_id, "roll")
@@ -165,13 +170,13 @@ def test_the_offer_s_bounds_and_when_it_may_be_made(
     assert_error(alice.post(match_id, "resign/refuse"), 409, "wrong_phase")
 
 
-def test_with_dave_stakes_only_a_single_is_offered(
+def test_with_dave_stakes_nothing_is_cheaper_than_resigning(
         alice: Seat, bob: Seat, scripted_dice: Any) -> None:
     match_id = backgammon_match(alice, bob, scripted_dice, stakes="dave")["id"]
-    assert alice.get(match_id)["state"]["resign"]["offers"] == [
-        {"result": "single", "points": 1}]
-    assert_error(alice.post(match_id, "resign", {"offer": "gammon"}), 409,
-                 "resign_offer_too_high")
+    assert alice.get(match_id)["state"]["resign"] == {
+        "side": "white", "points": 1, "result": "single", "offers": []}
+    assert_error(alice.post(match_id, "resign", {"offer": "single"}), 409,
+                 "resign_offer_too_high", conceded="single")
 
 
 def test_the_offerer_may_still_resign_outright_while_its_offer_waits(
@@ -182,3 +187,33 @@ def test_the_offerer_may_still_resign_outright_while_its_offer_waits(
     game = Game.objects.get(match_id=match_id, number=1)
     assert game.result == "resigned" and game.resign_offers[0]["answer"] is None
     assert replay_problems(game) == []
+
+
+def test_a_match_ended_by_an_accepted_offer_exports_and_imports_back(
+        alice: Seat, bob: Seat, make_user: Any, scripted_dice: Any) -> None:
+    """The record names the result a resignation was accepted with; the import, seeing
+    less than resigning would concede, offers it and accepts it again."""
+    from games import selectors
+    from games.importing import match_import
+    from games.models import Match
+
+    match_id = backgammon_match(alice, bob, scripted_dice)["id"]
+    alice.ok(match_id, "resign", {"offer": "single"})
+    bob.ok(match_id, "resign/refuse")
+    alice.ok(match_id, "resign", {"offer": "gammon"})
+    bob.ok(match_id, "resign/accept")  # 0-2 of 3; game 2: the roll-off, then an offer
+    scripted_dice(6, 1)
+    alice.ok(match_id, "roll")
+    bob.ok(match_id, "roll")  # White is to play the 6-1 of the roll-off (H4)
+    alice.ok(match_id, "resign", {"offer": "single"})
+    finished = bob.ok(match_id, "resign/accept")
+    assert (finished["status"], finished["score"]) == ("finished", {"white": 0, "black": 3})
+    original = Match.objects.get(pk=match_id)
+    text = selectors.record_text(original)
+    assert "white resigns, black wins 2 points (gammon)" in text
+    copy = match_import(text=text, by=make_user("importer"))
+    assert selectors.record_text(copy) == text
+    games = [(g.winner, g.points_won, g.result, g.end_reason) for g in copy.games.all()]
+    assert games == [("black", 2, "gammon", "resigned"), ("black", 1, "single", "resigned")]
+    for game in copy.games.all():
+        assert replay_problems(game) == []
