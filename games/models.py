@@ -304,9 +304,10 @@ class Game(models.Model):
     resign_offers = models.JSONField(
         default=list, blank=True,
         help_text='The game\'s resignation offers in order: [{"turn", "during", "by", '
-                  '"result", "points", "answer"}] (turn: the offerer\'s turn number; during: '
-                  '"roll" before its roll, "move" after it; answer: accept, refuse, or null '
-                  "while it waits).")
+                  '"result", "result_points", "points", "answer"}] (turn: the offerer\'s turn '
+                  'number; during: "roll" before its roll, "move" after it; result_points: '
+                  "the result's worth, points: times the stake; answer: accept, refuse, or "
+                  "null while it waits).")
     current_turn = models.ForeignKey("Turn", null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
     # --- dice anyone can verify (docs/fairness.md) -----------------------------

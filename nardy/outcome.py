@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from .descriptor import ResultKind
 from .types import BLACK, WHITE, Side, check_side
-
-if TYPE_CHECKING:
-    from .descriptor import ResultKind
 
 RESULT_POINTS: Final[dict[str, int]] = {}
 """Every result name a game won on the board can have, with its points (R29, H15): the

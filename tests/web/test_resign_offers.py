@@ -85,6 +85,7 @@ def test_at_a_shared_screen_the_other_side_refuses_and_play_goes_on(
         "White offers to resign (single); Black answers.")
     expect(page.locator("#resign-accept")).to_have_text("Accept: win 1 point (single)")
     expect(page.locator("#resign")).to_have_count(0)
+    shot(page, "resign-offer-answer")
     page.click("#resign-refuse")
     page.wait_for_selector("#board[data-phase=roll][data-turn=white]")
     expect(page.locator('#log li.resign-offer')).to_have_text(
