@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from games.models import Event, Game
+from games import selectors
+from games.importing import match_import
+from games.models import Event, Game, Match
 from games.replay import replay_problems
 from nardy import WHITE, Outcome, resign_offers
 from nardy.descriptor import BACKGAMMON, LONG_NARDY, SHORT_NARDY
@@ -193,10 +195,6 @@ def test_a_match_ended_by_an_accepted_offer_exports_and_imports_back(
         alice: Seat, bob: Seat, make_user: Any, scripted_dice: Any) -> None:
     """The record names the result a resignation was accepted with; the import, seeing
     less than resigning would concede, offers it and accepts it again."""
-    from games import selectors
-    from games.importing import match_import
-    from games.models import Match
-
     match_id = backgammon_match(alice, bob, scripted_dice)["id"]
     alice.ok(match_id, "resign", {"offer": "single"})
     bob.ok(match_id, "resign/refuse")
