@@ -184,9 +184,14 @@ class GameReplay:
                 asked = (AskedStep(s["from"], s["to"], s["die"]) for s in record.steps)
                 if self._resign_offers_at(expected, GamePhase.MOVE):
                     # Offers to resign after the roll, before any step: roll, answer, play.
-                    transitions.start_turn(self.change, replayed, dice)
+                    # One accepted ends the game there: the roll is left unplayed, as a
+                    # resignation leaves it (the turn is not complete).
+                    rolled = transitions.start_turn(self.change, replayed, dice)
                     self._resign_offers(expected, GamePhase.MOVE)
-                    result = play_turn(self.change, replayed, None, asked)
+                    if replayed.is_over and record.steps:
+                        raise StepRefused(1, None)
+                    result = (rolled if replayed.is_over
+                              else play_turn(self.change, replayed, None, asked))
                 else:
                     result = play_turn(self.change, replayed, dice, asked)
                 steps = tuple(Step(int(s["from"]), int(s["to"]), int(s.get("die") or 0))

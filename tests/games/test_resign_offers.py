@@ -12,7 +12,7 @@ from django.core.management import call_command
 from games import selectors
 from games.importing import match_import
 from games.models import Event, Game, Match
-from games.replay import replay_problems
+from games.replay import GameReplay, replay_problems
 from nardy import WHITE, Outcome, resign_offers
 from nardy.descriptor import BACKGAMMON, LONG_NARDY, SHORT_NARDY
 from tests.support import Seat, assert_error, set_board, start_match
@@ -215,3 +215,19 @@ def test_a_match_ended_by_an_accepted_offer_exports_and_imports_back(
     assert games == [("black", 2, "gammon", "resigned"), ("black", 1, "single", "resigned")]
     for game in copy.games.all():
         assert replay_problems(game) == []
+
+
+def test_the_roll_an_accepted_offer_left_unplayed_is_not_a_complete_turn(
+        alice: Seat, bob: Seat, scripted_dice: Any) -> None:
+    """As after a resignation: the replay (and so the review) leaves that roll out."""
+    match_id = backgammon_match(alice, bob, scripted_dice)["id"]
+    alice.ok(match_id, "resign", {"offer": "gammon"})
+    bob.ok(match_id, "resign/accept")
+    game = Game.objects.get(match_id=match_id, number=1)
+    replay = GameReplay(game)
+    turns = list(replay.turns())
+    assert [(t.number, t.dice, t.steps, t.complete) for t in turns] == [
+        (1, (6, 1), (), False)]
+    replay.finish()
+    assert (replay.game.result, replay.game.points_won) == ("gammon", 2)
+    assert replay_problems(game) == []
