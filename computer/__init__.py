@@ -49,6 +49,7 @@ __all__ = [
     "estimate",
     "levels_for",
     "match_stake_decision",
+    "resignation_decision",
     "stake_decision",
 ]
 
@@ -162,3 +163,35 @@ def match_stake_decision(rules: str, level: str, position: BoardPosition, side: 
     return stake_decision(rules, level, position, side, question=question,
                           stake=situation.stake, next_stake=situation.next_stake,
                           mars=situation.mars, first_turn=first_turn, rng=rng)
+
+
+def resignation_decision(rules: str, level: str, position: BoardPosition, side: Side,
+                         situation: Situation, *, offered_points: int,
+                         offerer_first_turn: bool = False,
+                         rng: random.Random | None = None) -> bool:
+    """Whether ``side`` accepts the opponent's offer to resign the game for
+    ``offered_points`` (the result's worth times the stake, S6) in ``position``, the
+    offerer to roll (an offer made after its roll is judged as before it: cubeless, its
+    dice not looked at).
+
+    Accepted when it takes the match (``situation``: the score, the length), else when
+    playing on is not expected to bring more (:func:`computer.stakes.should_accept_resignation`,
+    the expected points per unit of the stake from the level's estimates: the network
+    at 1 ply, the pip-count race formula for ``heuristic``, which sees no gammons); the
+    ``random`` level answers at random. Raises like :func:`choose_play`.
+    """
+    ruleset(rules)
+    _check_level(rules, level)
+    if situation.own + offered_points >= situation.length:
+        return True
+    if level == "random":
+        return (rng or random.Random()).random() < 0.5
+    offerer = 1 - side
+    if level == "heuristic":
+        values = [race_estimate(rules, position, offerer), 0.0, 0.0, 0.0, 0.0]
+    else:
+        values = list(Evaluator(rules, load_net(rules)).to_roll(position, offerer,
+                                                                offerer_first_turn, 1))
+    mine = [1.0 - values[0], values[3], values[4], values[1], values[2]]
+    return stakes.should_accept_resignation(mine, offered_points / situation.stake,
+                                            situation.mars)

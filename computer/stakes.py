@@ -65,6 +65,20 @@ def should_accept(estimate: Sequence[float], stake: int, next_stake: int,
     return next_stake / stake * game_equity(estimate, mars) >= -1.0
 
 
+def should_accept_resignation(estimate: Sequence[float], worth: float,
+                              mars: bool = True) -> bool:
+    """Accept a resignation worth ``worth`` units of the current stake (1 a single, 2 a
+    gammon or mars, 3 a backgammon or koks) with ``estimate`` (own, the offerer on
+    roll): iff playing on is not expected to bring more, ``worth >= E``.
+
+    >>> should_accept_resignation([0.9, 0.8, 0.1, 0.0, 0.0], worth=1)
+    False
+    >>> should_accept_resignation([0.9, 0.8, 0.1, 0.0, 0.0], worth=2)
+    True
+    """
+    return worth >= game_equity(estimate, mars)
+
+
 @dataclass(frozen=True, slots=True)
 class Situation:
     """What the stake decisions read of a match, as the side deciding sees it.

@@ -41,8 +41,13 @@ _log = logging.getLogger(__name__)
 OFFER_PHASE = "offer"
 """``state.phase`` while a stake offer waits for its answer (API.md, Stakes)."""
 
-STAKE_SERVICES = {"offer": "match_offer", "accept": "match_accept", "refuse": "match_refuse"}
-"""The stake actions and the services that do them (present once stakes exist)."""
+STAKE_SERVICES = {"offer": "match_offer", "accept": "match_accept", "refuse": "match_refuse",
+                  "resign_accept": "match_resign_accept",
+                  "resign_refuse": "match_resign_refuse"}
+"""The answers to offers (to raise the stake, to resign) and the services that do them."""
+
+RESIGN_PHASE = "resign"
+"""``state.phase`` while a resignation offer waits for its answer (docs/api.md)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,8 @@ class Seat:
 @dataclass(frozen=True)
 class Decision:
     """What the computer does next: ``join``, ``roll``, ``move`` (with ``steps``),
-    ``offer``, ``accept`` or ``refuse``."""
+    ``offer``, ``accept`` or ``refuse`` (a raise), ``resign_accept`` or ``resign_refuse``
+    (an offer to resign: the computer never offers one itself)."""
 
     seat: Seat
     kind: str
@@ -115,6 +121,13 @@ def decide(match: Match, seat: Seat) -> Decision | None:
                                                      search=False) or {}
     phase = state.get("phase", game.phase)
     rng = decision_rng(match.pk, match.version)
+    if phase == RESIGN_PHASE:
+        offer = state.get("resign_offer") or {}
+        accept = computer.resignation_decision(
+            match.rules, _level_for(match, seat), game.position, seat.side,
+            _situation(match, seat.side, state), offered_points=int(offer.get("points", 1)),
+            offerer_first_turn=game.first_turn(other(seat.side)), rng=rng)
+        return Decision(seat, "resign_accept" if accept else "resign_refuse")
     if phase == OFFER_PHASE:
         accept = computer.match_stake_decision(
             match.rules, _level_for(match, seat), game.position, seat.side,

@@ -118,6 +118,26 @@ class ResignData(TypedDict):
     side: Colour
 
 
+class ResignOfferData(TypedDict):
+    game: int
+    side: Annotated[str, Doc("The side that offers to resign.")]
+    result: Annotated[str, Doc("The result it offers (`single`, `mars`, `gammon`, …).")]
+    points: Annotated[int, Doc("What the opponent wins if it accepts (times the stake).")]
+    turn: Annotated[int, Doc("The number of the offerer's turn it interrupts.")]
+    during: Annotated[str, Doc("`roll`: before that turn's roll; `move`: after it, before "
+                               "any step.", choices=("roll", "move"))]
+
+
+class ResignAnswerData(TypedDict):
+    game: int
+    side: Annotated[str, Doc("The side that answers.")]
+    answer: Annotated[str, Doc(
+        "`accept`: the game ends with the result (its `game_over` follows); `refuse`: play "
+        "goes on.")]
+    result: str
+    points: int
+
+
 class ClaimData(TypedDict):
     game: int
     side: Annotated[str, Doc("The side that claims.")]
@@ -192,6 +212,8 @@ MATCH_EVENT_DATA: dict[str, Any] = {
     "accept": StakeData,
     "refuse": RefuseData,
     "resign": ResignData,
+    "resign_offer": ResignOfferData,
+    "resign_answer": ResignAnswerData,
     "claim": ClaimData,
     "abandoned": AbandonedData,
     "deadline": DeadlineData,

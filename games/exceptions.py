@@ -80,3 +80,18 @@ class Blocked(DomainError):
 
     code = "blocked"
     default_message = gettext_noop("You cannot play this player: one of you blocked the other.")
+
+
+class ResignOfferTooHigh(DomainError):
+    """A resignation offered with a result worth as much as a resignation concedes now
+    (R30/H16), or more: ``details.conceded`` names what resigning concedes,
+    ``details.most`` the most that may be offered (``None``: nothing)."""
+
+    code = "resign_offer_too_high"
+
+
+class ResignOfferRepeated(DomainError):
+    """A resignation offered again, for the same or a cheaper result than one the
+    opponent refused in this turn, before the opponent has played a turn."""
+
+    code = "resign_offer_repeated"

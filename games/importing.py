@@ -32,10 +32,11 @@ from games.permissions import require_active_players
 from games.replay import StepRefused, WrongStake, offer_and_answer, play_turn
 from games.unit_of_work import Change
 from nard_site.domain import DomainError
-from nardy import DEFAULT_RULES, RULESETS, WHITE, AskedStep, Side, side_name
+from nardy import DEFAULT_RULES, RULESETS, WHITE, AskedStep, Side, other, side_name
 from nardy.record import (
     MATCH_RESULT,
     GameRecord,
+    GameResultLine,
     MatchRecord,
     OfferLine,
     RecordError,
@@ -43,7 +44,7 @@ from nardy.record import (
     bear_off_die,
     parse_record,
 )
-from nardy.stakes import progression_allowed
+from nardy.stakes import mars_counts, progression_allowed
 
 
 class RecordRefused(InvalidRequest):
@@ -262,7 +263,7 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
         if game.is_over:
             raise RecordError(result.line, "the game was already won on the board (R28/H14)",
                               reason="game_over")
-        transitions.resign(change, game, result.resigned)
+        _resign(change, match, game, result)
     elif not game.is_over:
         raise RecordError(result.line, "the game is not over: neither side has won it on the "
                                        "board (R28/H14)", reason="game_not_over")
@@ -282,6 +283,26 @@ def _finish_game(change: Change, match: Match, game: Game, record: GameRecord) -
     if result.score is not None and result.score != score:
         raise RecordError(result.line, f"the score is {score[0]}-{score[1]}",
                           reason="wrong_result")
+
+
+def _resign(change: Change, match: Match, game: Game, result: GameResultLine) -> None:
+    """The resignation that ends a recorded game: as R30/H16 concede it, or — a cheaper
+    result than the position gives, where marses count (S6) — an offer to resign with
+    that result, accepted (the offer's own checks apply: at the turn's start, no more
+    than the position gives)."""
+    resigned = result.resigned
+    assert resigned is not None
+    conceded = match.ruleset.resign_outcome(game.position, resigned)
+    if not mars_counts(match.stakes) or result.name == conceded.result:
+        transitions.resign(change, game, resigned)
+        return
+    try:
+        transitions.resign_offer(change, game, resigned, result.name)
+    except DomainError as exc:
+        raise RecordError(result.line, f"{side_name(resigned)} cannot resign with a "
+                                       f"{result.name} here: {exc.message}",
+                          reason="wrong_result") from None
+    transitions.resign_accept(change, game, other(resigned))
 
 
 def _check_match_result(record: MatchRecord, match: Match) -> None:

@@ -216,6 +216,10 @@ class GamePhase(models.TextChoices):
     ROLL = "roll", "Roll"
     OFFER = "offer", "Offer"
     """S3: an offer waits for the answer of the side in ``turn``."""
+    RESIGN = "resign", "Resignation offered"
+    """A resignation offer (a result the resigning side concedes, R30/H16 with a choice)
+    waits for the answer of the side in ``turn``; the turn it interrupted (before or
+    after the roll) goes on after a refusal."""
     MOVE = "move", "Move"
     FINISHED = "finished", "Finished"
 
@@ -297,6 +301,13 @@ class Game(models.Model):
                               help_text='The game\'s offers in order: [{"before_turn", "by", '
                                         '"stake", "answer"}] (answer: accept, refuse, or null '
                                         "while it waits).")
+    resign_offers = models.JSONField(
+        default=list, blank=True,
+        help_text='The game\'s resignation offers in order: [{"turn", "during", "by", '
+                  '"result", "result_points", "points", "answer"}] (turn: the offerer\'s turn '
+                  'number; during: "roll" before its roll, "move" after it; result_points: '
+                  "the result's worth, points: times the stake; answer: accept, refuse, or "
+                  "null while it waits).")
     current_turn = models.ForeignKey("Turn", null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="+")
     # --- dice anyone can verify (docs/fairness.md) -----------------------------
@@ -388,6 +399,13 @@ class Game(models.Model):
     def offered_stake(self) -> int:
         """The stake an offer now would raise to (S4, S5)."""
         return next_stake(self.match.progression, self.stake)
+
+    def waiting_resign_offer(self) -> dict[str, Any] | None:
+        """The resignation offer waiting for its answer (phase ``resign``), or ``None``."""
+        if self.phase != GamePhase.RESIGN or not self.resign_offers:
+            return None
+        last: dict[str, Any] = self.resign_offers[-1]
+        return last if last.get("answer") is None else None
 
     def conceded(self) -> str:
         """What a finished game's win was worth on the board, by its result name (H15):

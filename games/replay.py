@@ -1,12 +1,12 @@
 """A stored game's per-move records, replayed: the one walk from records to turns.
 
 :class:`GameReplay` plays a game's records (its ``Turn`` rows: dice and steps, and the
-game's offers with their answers) through the one turn path (:mod:`games.transitions`) on
-an in-memory copy of the game that is never written, so a stored game is read back by
-exactly the code that played it. Each turn comes out as the engine's values
-(:class:`ReplayedTurn`: the position before and after, the side, its first-turn flag, the
-dice, the steps, the stake, the offers made before its roll); the first record the rules
-refuse raises :class:`ReplayError` saying where.
+game's offers to raise the stake and to resign, with their answers) through the one
+turn path (:mod:`games.transitions`) on an in-memory copy of the game that is never
+written, so a stored game is read back by exactly the code that played it. Each turn
+comes out as the engine's values (:class:`ReplayedTurn`: the position before and after,
+the side, its first-turn flag, the dice, the steps, the stake, the offers made before its
+roll); the first record the rules refuse raises :class:`ReplayError` saying where.
 
 Every reader of a stored game walks it here: ``manage.py verify_games``
 (:func:`replay_problems`, which compares the replay with the stored snapshot), the
@@ -29,7 +29,7 @@ from games.models import Turn as TurnRecord
 from games.transitions import TurnResult
 from games.unit_of_work import Change
 from nard_site.domain import DomainError
-from nardy import AskedStep, BoardPosition, Side, Step
+from nardy import AskedStep, BoardPosition, Side, Step, other
 
 _NO_LIMIT = 10**6  # the copy's match length: the replayed game never ends the match
 
@@ -150,6 +150,8 @@ class GameReplay:
         self.records = list(game.turn_records.order_by("number"))
         self.offers: list[dict[str, Any]] = list(game.offers)
         """The stored offers not replayed yet."""
+        self.resign_offers: list[dict[str, Any]] = list(game.resign_offers)
+        """The stored resignation offers not replayed yet."""
         self.final_offers: tuple[ReplayedOffer, ...] = ()
         """The offers after the last turn (:meth:`finish`): one refused ends the game."""
 
@@ -176,10 +178,22 @@ class GameReplay:
                 offers = self._offers(expected)
                 if replayed.is_over:
                     raise ReplayError(where, "the game was already over", expected)
+                self._resign_offers(expected, GamePhase.ROLL)
                 before, first, stake = replayed.position, replayed.first_turn(side), replayed.stake
                 dice = (int(record.dice[0]), int(record.dice[1]))
-                result = play_turn(self.change, replayed, dice,
-                                   (AskedStep(s["from"], s["to"], s["die"]) for s in record.steps))
+                asked = (AskedStep(s["from"], s["to"], s["die"]) for s in record.steps)
+                if self._resign_offers_at(expected, GamePhase.MOVE):
+                    # Offers to resign after the roll, before any step: roll, answer, play.
+                    # One accepted ends the game there: the roll is left unplayed, as a
+                    # resignation leaves it (the turn is not complete).
+                    rolled = transitions.start_turn(self.change, replayed, dice)
+                    self._resign_offers(expected, GamePhase.MOVE)
+                    if replayed.is_over and record.steps:
+                        raise StepRefused(1, None)
+                    result = (rolled if replayed.is_over
+                              else play_turn(self.change, replayed, None, asked))
+                else:
+                    result = play_turn(self.change, replayed, dice, asked)
                 steps = tuple(Step(int(s["from"]), int(s["to"]), int(s.get("die") or 0))
                               for s in record.steps)
             except StepRefused as refused:
@@ -200,6 +214,7 @@ class GameReplay:
         after = len(self.records)
         try:
             self.final_offers = self._offers(after + 1)
+            self._resign_offers(after + 1, GamePhase.ROLL)
         except (DomainError, ValueError) as exc:
             raise ReplayError(f"after turn {after}",
                               str(getattr(exc, "message", None) or exc)) from None
@@ -230,6 +245,24 @@ class GameReplay:
         return tuple(made)
 
 
+    def _resign_offers_at(self, turn: int, during: str) -> bool:
+        first = self.resign_offers[0] if self.resign_offers else None
+        return first is not None and first["turn"] == turn and first["during"] == during
+
+    def _resign_offers(self, turn: int, during: str) -> None:
+        """The stored resignation offers made in turn ``turn`` before its roll (``during``
+        ``roll``) or after it (``move``), with their answers, through the one turn path."""
+        game = self.game
+        while self._resign_offers_at(turn, during):
+            made = self.resign_offers.pop(0)
+            by = side_of(made["by"])
+            transitions.resign_offer(self.change, game, by, made["result"])
+            if made.get("answer") == "accept":
+                transitions.resign_accept(self.change, game, other(by))
+            elif made.get("answer") == "refuse":
+                transitions.resign_refuse(self.change, game, other(by))
+
+
 def replay_problems(game: Game) -> list[str]:
     """What differs between the replay of ``game``'s turns and what is stored (empty: none)."""
     replay = GameReplay(game)
@@ -255,6 +288,9 @@ def replay_problems(game: Game) -> list[str]:
         return [str(error)]
     if replay.offers:
         problems.append(f"offers {replay.offers} do not fit the turns")
+    if replay.resign_offers or replayed.resign_offers != game.resign_offers:
+        problems.append(f"resignation offers {game.resign_offers} differ from the replay's "
+                        f"{replayed.resign_offers}")
     if replayed.position_key != game.position_key:
         problems.append(f"snapshot board {game.position_key} differs from the replay "
                         f"{replayed.position_key}")

@@ -10,7 +10,7 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from accounts.models import username_key
 from accounts.stats import RulesStats, Stats, empty_stats
-from games import dice, fairness, presence, review_hooks, shapes, store
+from games import dice, fairness, presence, review_hooks, shapes, store, transitions
 from games.models import (
     RESIGNATIONS,
     Color,
@@ -125,15 +125,42 @@ def resign_cost(match: Match, game: Game, position: Any, viewer: Any,
     times the stake, S6). ``None`` for a spectator and outside play."""
     sides = match.sides_of(viewer)
     if (match.status != MatchStatus.ACTIVE or not sides
-            or game.phase not in (GamePhase.ROLL, GamePhase.MOVE, GamePhase.OFFER)):
+            or game.phase not in (GamePhase.ROLL, GamePhase.MOVE, GamePhase.OFFER,
+                                  GamePhase.RESIGN)):
         return None
-    side = sides[0] if len(sides) == 1 else side_of(game.turn) if game.turn else None
+    waiting = game.waiting_resign_offer()
+    side = (sides[0] if len(sides) == 1
+            else side_of(waiting["by"]) if waiting is not None  # hotseat: the offerer's
+            else side_of(game.turn) if game.turn else None)
     if side is None:
         return None
     outcome = match.ruleset.resign_outcome(position, side)
     points, _mars = game_points(match, game, outcome, EndReason.RESIGNED)
     result = outcome.result if stakes.mars_counts(match.stakes) else "single"
-    return {"side": color_of(side), "points": points, "result": result}
+    return {"side": color_of(side), "points": points, "result": result,
+            "offers": resign_offers_json(match, game, side)}
+
+
+def resign_offers_json(match: Match, game: Game, side: Side) -> list[shapes.ResignOption]:
+    """The results ``side`` may offer to resign with now, each with its points (times
+    the stake): empty when it may not offer now (not its turn, a step played, an offer
+    waiting) — and without those a refusal in this turn rules out."""
+    if transitions.resign_offer_problem(game, side) is not None:
+        return []
+    offers: list[shapes.ResignOption] = []
+    for outcome in transitions.resign_options(match, game, side):
+        if transitions.resign_offer_refusal(game, side, outcome.points) is None:
+            points, _mars = game_points(match, game, outcome, EndReason.RESIGNED)
+            offers.append({"result": outcome.result, "points": points})
+    return offers
+
+
+def resign_offer_json(game: Game) -> shapes.ResignOffer | None:
+    """The resignation offer waiting for the answer of the side in ``turn``, or ``None``."""
+    waiting = game.waiting_resign_offer()
+    if waiting is None:
+        return None
+    return {"by": waiting["by"], "result": waiting["result"], "points": waiting["points"]}
 
 
 SEARCH: Final = object()
@@ -193,6 +220,7 @@ def match_state(match: Match, viewer: Any, perspective: Side | None = None,
         "stake_holder": game.stake_holder or None,
         "offer": ({"by": game.offer_by, "stake": game.offered_stake}
                   if active and game.phase == GamePhase.OFFER and game.offer_by else None),
+        "resign_offer": resign_offer_json(game) if active else None,
     }
 
 
@@ -254,6 +282,7 @@ def game_json(game: Game) -> shapes.Game:
         "end_reason": game.end_reason or None,
         "stake": game.stake,
         "offers": offers_json(game),
+        "resign_offers": resign_offers_record_json(game),
         "turns": game.turns,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
@@ -285,6 +314,12 @@ def offers_json(game: Game) -> list[shapes.GameOffer]:
     game was resigned before the answer)."""
     return [{"before_turn": o["before_turn"], "by": o["by"], "stake": o["stake"],
              "answer": o.get("answer")} for o in game.offers]
+
+
+def resign_offers_record_json(game: Game) -> list[shapes.GameResignOffer]:
+    """The game's offers to resign with a result, in order, with their answers."""
+    return [{"turn": o["turn"], "during": o["during"], "by": o["by"], "result": o["result"],
+             "points": o["points"], "answer": o.get("answer")} for o in game.resign_offers]
 
 
 def turn_list(game: Game) -> QuerySet[TurnRecord]:
@@ -436,6 +471,7 @@ def match_record(match: Match) -> shapes.MatchRecord:
             "starter": game.starter or None,
             "stake": game.stake,
             "offers": offers_json(game),
+            "resign_offers": resign_offers_record_json(game),
             "turns": [{
                 "number": t.number,
                 "side": t.side,

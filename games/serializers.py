@@ -223,6 +223,13 @@ class ResignInputSerializer(VersionInputSerializer):
                                      help_text="Resign the whole match, not only the "
                                                "current game: the game is conceded as "
                                                "usual and the match ends with it.")
+    offer = serializers.CharField(
+        required=False, max_length=16,
+        help_text="Instead of resigning now, offer to resign the game with this result "
+                  "(`single`, `mars`, `gammon`, `koks`, `backgammon`: one of the rule set's, "
+                  "worth no more than `state.resign.result`); the opponent accepts "
+                  "(`resign/accept/`) or refuses (`resign/refuse/`). At your turn, before "
+                  "or after rolling, not once a step of the turn is played.")
 
 
 class PerspectiveQuerySerializer(serializers.Serializer):

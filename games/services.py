@@ -399,6 +399,8 @@ def match_roll(*, match_id: int, user: User, expected_version: int | None = None
             raise WrongPhase(gettext_noop("An offer waits for your answer: accept or refuse "
                                           "it (S3)."),
                              details={"phase": game.phase})
+        if game.phase == GamePhase.RESIGN:
+            raise WrongPhase(transitions.RESIGN_OFFER_WAITS, details={"phase": game.phase})
         if game.phase != GamePhase.ROLL:
             raise WrongPhase(gettext_noop("The dice are rolled; play your steps."),
                              details={"phase": game.phase})
@@ -527,21 +529,60 @@ def match_refuse(*, match_id: int, user: User, expected_version: int | None = No
 
 @_clock_enforced
 def match_resign(*, match_id: int, user: User, side: str | None = None,
-                 whole_match: bool = False, expected_version: int | None = None) -> Match:
+                 whole_match: bool = False, offer: str | None = None,
+                 expected_version: int | None = None) -> Match:
     """Concede the current game (R30/H16) with the points the position gives now;
-    ``whole_match``: the match ends with it, whatever the score."""
+    ``whole_match``: the match ends with it, whatever the score. ``offer``: instead, offer
+    to resign with that result (``single``, ``gammon``, …: no more than the position
+    gives), which the opponent accepts or refuses (:func:`games.transitions.resign_offer`)."""
+    if offer is not None and whole_match:
+        raise InvalidRequest("Offer a result for the game, or resign the match: not both.",
+                             details={"offer": ["Not allowed with match."]})
     with transaction.atomic():
         change, sides, game = _lock_playing(match_id, user, expected_version)
+        waiting = game.waiting_resign_offer()
         if side is not None:
             resigning = side_of(side)
             if resigning not in sides:
                 raise PermissionDenied(f"You do not play {side}.")
         elif len(sides) == 1:
             resigning = sides[0]
+        elif waiting is not None:  # hotseat: the side whose offer waits resigns outright
+            resigning = side_of(str(waiting["by"]))
         else:  # hotseat: the side to move resigns (White during the roll-off)
             resigning = side_of(game.turn) if game.turn else WHITE
-        transitions.resign(change, game, resigning, whole_match=whole_match)
+        if offer is not None:
+            transitions.resign_offer(change, game, resigning, offer)
+        else:
+            transitions.resign(change, game, resigning, whole_match=whole_match)
         return change.commit()
+
+
+def _resign_answer(transition: Callable[[Change, Game, Side], object], match_id: int,
+                   user: User, expected_version: int | None) -> Match:
+    """An answer to a resignation offer: the guards in their fixed order, then
+    ``transition`` by the side in ``turn`` (the one the offer was made to)."""
+    with transaction.atomic():
+        change, sides, game = _lock_playing(match_id, user, expected_version)
+        side = _side_to_act(game, sides)
+        transition(change, game, side)
+        return change.commit()
+
+
+@_clock_enforced
+def match_resign_accept(*, match_id: int, user: User,
+                        expected_version: int | None = None) -> Match:
+    """The side in ``turn`` accepts the waiting resignation offer: the game ends with the
+    result offered (:func:`games.transitions.resign_accept`)."""
+    return _resign_answer(transitions.resign_accept, match_id, user, expected_version)
+
+
+@_clock_enforced
+def match_resign_refuse(*, match_id: int, user: User,
+                        expected_version: int | None = None) -> Match:
+    """The side in ``turn`` refuses the waiting resignation offer: play goes on where it
+    stopped (:func:`games.transitions.resign_refuse`)."""
+    return _resign_answer(transitions.resign_refuse, match_id, user, expected_version)
 
 
 # --- clocks ------------------------------------------------------------------
@@ -678,6 +719,8 @@ __all__ = [
     "match_refuse",
     "match_rematch",
     "match_resign",
+    "match_resign_accept",
+    "match_resign_refuse",
     "match_roll",
     "match_seed",
     "match_settle_clock",

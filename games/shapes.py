@@ -45,6 +45,8 @@ MAY_OFFER = ("both", *SIDE_NAMES, "none")
 """Who holds the right to offer (S2): both sides, one side, or nobody."""
 CONCEDED = tuple(name for name, _ in board_results())
 """What a win was worth on the board: a result name of H15 (no resignation, no refusal)."""
+OFFER_ANSWERS = ("accept", "refuse")
+"""The answers to an offer, to raise the stake or to resign (the schema's ``AnswerEnum``)."""
 ANALYSIS_STATES = ("queued", "running", "done", "failed")
 """A game review's states (``reviews.models.Analysis.State``, whose values these are:
 tests/architecture/test_reviews_app.py), one enum in the schema."""
@@ -69,12 +71,33 @@ TreeStep = TypedDict("TreeStep", {
 """A step of ``legal_tree``: a legal step and the stop it leads to."""
 
 
+class ResignOption(TypedDict):
+    """A result one may offer to resign with, and what it would cost."""
+    result: Annotated[str, Doc("A result of the rule set (`single`, `mars`, `gammon`, "
+                               "`koks`, `backgammon`).")]
+    points: Annotated[int, Doc("The points the other side would win if it accepts "
+                               "(the result's worth times the stake, S6).")]
+
+
 class ResignCost(TypedDict):
     """What resigning now costs (R30/H16 times the stake, S6)."""
     side: Colour
     points: Annotated[int, Doc("The points the other side would win.")]
     result: Annotated[str, Doc("The result the resignation concedes (`single`, `mars`, "
                                "`gammon`, …; `single` with dave, where mars does not count).")]
+    offers: Annotated[list[ResignOption], Doc(
+        "The results this side may offer to resign with now (`POST resign/` with "
+        "`offer`), from `single` up to `result`: empty when it may not offer now (not its "
+        "turn, a step of the turn played, an offer waiting); a result the opponent refused "
+        "in this turn, and those cheaper, are left out until the opponent has played.")]
+
+
+class ResignOffer(TypedDict):
+    """A resignation offer waiting for its answer (phase `resign`)."""
+    by: Colour
+    result: Annotated[str, Doc("The result offered (`single`, `mars`, `gammon`, …).")]
+    points: Annotated[int, Doc("What the side in `turn` wins if it accepts (times the "
+                               "stake).")]
 
 
 class Stop(TypedDict):
@@ -215,6 +238,9 @@ class State(TypedDict):
         "`null` while nobody does (a centred cube).")]
     offer: Annotated[Offer | None, Doc("The offer waiting for the answer of the side in "
                                        "`turn` (phase `offer`).")]
+    resign_offer: Annotated[ResignOffer | None, Doc(
+        "The resignation offer waiting for the answer of the side in `turn` (phase "
+        "`resign`: `resign/accept/` or `resign/refuse/`).")]
     deadline: Annotated[datetime | None, Doc("When the side to act must have acted; "
                                              "`null` without a clock.")]
     presence: Annotated[Presence, Doc("Whether each player was seen in the last 60 s.")]
@@ -289,6 +315,18 @@ class TurnOffer(TypedDict):
     answer: Literal["accept"]
 
 
+class GameResignOffer(TypedDict):
+    turn: Annotated[int, Doc("The number of the offerer's turn it was made in.")]
+    during: Annotated[str, Doc("`roll`: before that turn's roll; `move`: after it, before "
+                               "any step.", choices=("roll", "move"))]
+    by: Colour
+    result: Annotated[str, Doc("The result offered (`single`, `mars`, `gammon`, …).")]
+    points: Annotated[int, Doc("What accepting it wins (times the stake).")]
+    answer: Annotated[Literal["accept", "refuse"] | None,
+                      Doc("`null` while it waits, or when the offerer resigned outright "
+                          "first.")]
+
+
 class Game(TypedDict):
     number: int
     rules: RulesName
@@ -300,6 +338,8 @@ class Game(TypedDict):
     end_reason: EndReasonName | None
     stake: Annotated[int, Doc("The game's stake (S1-S5).")]
     offers: Annotated[list[GameOffer], Doc("The game's offers in order (S2-S4).")]
+    resign_offers: Annotated[list[GameResignOffer], Doc(
+        "The game's offers to resign with a result, in order.")]
     turns: int
     started_at: datetime
     finished_at: datetime | None
@@ -459,6 +499,8 @@ class RecordGame(TypedDict):
     starter: Colour | None
     stake: int
     offers: Annotated[list[GameOffer], Doc("Every offer of the game in order.")]
+    resign_offers: Annotated[list[GameResignOffer], Doc(
+        "Every offer to resign with a result, in order.")]
     turns: list[RecordTurn]
     result: RecordResult | None
     fairness: Annotated[Fairness | None, Doc("The dice commitment and, once the game is "

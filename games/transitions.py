@@ -12,6 +12,8 @@ only through ``match.ruleset`` (``nardy.RULESETS``).
     roll_off ─▶ start_turn ─▶ play ─▶ … ─▶ (settle: pass / end turn / end_game)
     offer ─▶ accept ─▶ start_turn …   or   offer ─▶ refuse ─▶ end_game      (S2-S5)
     resign ─▶ end_game ─▶ next game (R8/H5) or match over (R31/H17)
+    resign_offer ─▶ resign_accept ─▶ end_game   or   resign_offer ─▶ resign_refuse ─▶
+        the interrupted turn goes on (before its roll, or after it with no step played)
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from typing import cast
 from django.utils.translation import gettext_noop
 
 from games import dice, shapes
-from games.exceptions import IllegalMove, NotYourTurn, WrongPhase
+from games.exceptions import (
+    IllegalMove,
+    InvalidRequest,
+    NotYourTurn,
+    ResignOfferRepeated,
+    ResignOfferTooHigh,
+    WrongPhase,
+)
 from games.models import (
     EndReason,
     Game,
@@ -49,10 +58,13 @@ from nardy import (
     Turn,
     match_winner,
     other,
+    resign_offers,
     stakes,
 )
 
 NO_LEGAL_MOVE = "no legal move"
+RESIGN_OFFER_WAITS = gettext_noop("A resignation offer waits for its answer: accept or "
+                                  "refuse it.")
 
 
 # --- results of the transitions ------------------------------------------------------------
@@ -167,6 +179,8 @@ def roll_off(change: Change, game: Game, side: Side, die: int) -> RollOff:
 def start_turn(change: Change, game: Game, dice: tuple[int, int]) -> TurnResult:
     """The side in ``game.turn`` has rolled ``dice``: open its turn record and play on
     from there (a pass at once when nothing can be played, R23/H11)."""
+    if game.phase == GamePhase.RESIGN:
+        raise WrongPhase(RESIGN_OFFER_WAITS, details={"phase": game.phase})
     if game.phase != GamePhase.ROLL:
         raise WrongPhase(gettext_noop("The dice are rolled; play your steps."),
                          details={"phase": game.phase})
@@ -192,6 +206,8 @@ def play(change: Change, game: Game, wanted: Sequence[Step | AskedStep]) -> Turn
     naming the first step the rules refuse (``details``: reason, index, the step and
     the legal steps at that point); nothing is changed then.
     """
+    if game.phase == GamePhase.RESIGN:
+        raise WrongPhase(RESIGN_OFFER_WAITS, details={"phase": game.phase})
     if game.phase != GamePhase.MOVE:
         raise WrongPhase(gettext_noop("Roll the dice first."), details={"phase": game.phase})
     state = game.turn_state()
@@ -300,7 +316,7 @@ def offer(change: Change, game: Game, side: Side) -> int:
     if game.phase == GamePhase.MOVE:
         raise WrongPhase("Offers come before rolling (S3); the dice are rolled.",
                          details={"phase": game.phase, "reason": "dice_rolled"})
-    if game.phase == GamePhase.OFFER:
+    if game.phase in (GamePhase.OFFER, GamePhase.RESIGN):
         raise WrongPhase("An offer is waiting for its answer (S3).",
                          details={"phase": game.phase, "reason": "offer_waiting"})
     if game.phase != GamePhase.ROLL:
@@ -422,18 +438,168 @@ def resign(change: Change, game: Game, resigning: Side,
     for the clock's resignations (:func:`claim`, :func:`abandon`), which log their own
     event instead of ``resign``; ``abandoned`` ends the match too, as does
     ``whole_match`` (a player resigning the match, not only the game)."""
-    record = game.current_turn
-    if record is not None:  # that side's turn was taken, so its first turn is used up
-        record.position_after = game.position_key
-        record.finished_at = change.now
-        _first_turn_used(game, side_of(record.side))
-        change.touch(record)
+    _close_resigned_turn(change, game)
     if reason == EndReason.RESIGNED:
         change.log("resign", game=game.number, side=color_of(resigning),
                    **({"match": True} if whole_match else {}))
     outcome = change.match.ruleset.resign_outcome(game.position, resigning)
     end_game(change, game, outcome, reason, Result.RESIGNED,
              forfeit=resigning if reason == EndReason.ABANDONED or whole_match else None)
+
+
+def _close_resigned_turn(change: Change, game: Game) -> None:
+    """A turn in progress ends with the game that a resignation ends (nothing more is
+    played in it); its side's first turn is used up."""
+    record = game.current_turn
+    if record is not None:
+        record.position_after = game.position_key
+        record.finished_at = change.now
+        _first_turn_used(game, side_of(record.side))
+        change.touch(record)
+
+
+# --- resignation offers (R30/H16 with a choice) ------------------------------------------------
+
+
+def resign_conceded(match: Match, game: Game, side: Side) -> Outcome:
+    """What ``side`` resigning now concedes (R30/H16), as a result that counts: a single
+    with ``dave`` stakes, where a win never counts as more (S6)."""
+    conceded = match.ruleset.resign_outcome(game.position, side)
+    if not stakes.mars_counts(match.stakes):
+        return Outcome(conceded.winner, 1, "single")
+    return conceded
+
+
+def resign_options(match: Match, game: Game, side: Side) -> tuple[Outcome, ...]:
+    """The results ``side`` may offer to resign with in the position now: the rule set's
+    results from ``single`` up to, not including, what a resignation would concede now
+    (R30/H16, :func:`nardy.resign_offers`: offering as much is resigning); none with
+    ``dave`` stakes (S6) or where resigning concedes a single. Whether an offer may be
+    made now is :func:`resign_offer`'s."""
+    return resign_offers(match.ruleset.descriptor.results, resign_conceded(match, game, side))
+
+
+def resign_offer_turn(game: Game) -> int:
+    """The number of the side to act's turn a resignation offer now belongs to: the next
+    turn before the roll, the turn being played after it."""
+    return game.turns + 1 if game.phase == GamePhase.ROLL else game.turns
+
+
+def resign_offer_refusal(game: Game, side: Side, result_points: int) -> dict[str, object] | None:
+    """The refused offer of ``side`` in this same turn of its (before or after the roll)
+    that was worth ``result_points`` or more, if any: the same or a cheaper result may
+    not be offered again until the opponent has played a turn."""
+    turn, colour = resign_offer_turn(game), color_of(side)
+    for made in game.resign_offers:
+        if (made.get("answer") == "refuse" and made["by"] == colour and made["turn"] == turn
+                and made["result_points"] >= result_points):
+            return dict(made)
+    return None
+
+
+def resign_offer_problem(game: Game, side: Side) -> WrongPhase | NotYourTurn | None:
+    """Why ``side`` may not offer a resignation now, or ``None``: only at its own turn,
+    before the roll or after it with no step played yet (not in the middle of moving),
+    with no offer waiting."""
+    if game.phase in (GamePhase.OFFER, GamePhase.RESIGN):
+        return WrongPhase("An offer is waiting for its answer.",
+                          details={"phase": game.phase, "reason": "offer_waiting"})
+    if game.phase == GamePhase.ROLL_OFF:
+        return WrongPhase("No resignation offer during the roll-off: resign instead.",
+                          details={"phase": game.phase, "reason": "roll_off"})
+    if game.phase not in (GamePhase.ROLL, GamePhase.MOVE):
+        return WrongPhase("The game is over.", details={"phase": game.phase})
+    if game.turn != color_of(side):
+        return NotYourTurn("A resignation is offered at one's own turn; it is "
+                           f"{game.turn}'s turn.", details={"turn": game.turn})
+    record = game.current_turn
+    if game.phase == GamePhase.MOVE and record is not None and record.steps:
+        return WrongPhase("A resignation is offered before or after the roll, not in the "
+                          "middle of moving: finish the turn first, or resign.",
+                          details={"phase": game.phase, "reason": "moving"})
+    return None
+
+
+def resign_offer(change: Change, game: Game, side: Side, result: str) -> Outcome:
+    """``side`` offers to resign the game with ``result`` (a name of the rule set's
+    results), worth less than a resignation concedes now and never less than a single
+    (R30/H16, :func:`resign_options`), times the stake (S6). The game waits for the
+    opponent's answer (phase ``resign``, the opponent in ``turn``); the turn it
+    interrupts keeps its dice. Returns the outcome offered.
+
+    Raises, in this order: :class:`WrongPhase` / :class:`NotYourTurn` when no offer may
+    be made now (:func:`resign_offer_problem`); :class:`InvalidRequest` for a result the
+    rule set does not have; :class:`ResignOfferTooHigh` for one worth as much as resigning
+    concedes, or more; :class:`ResignOfferRepeated` for the same or a cheaper result than one
+    the opponent refused in this turn.
+    """
+    problem = resign_offer_problem(game, side)
+    if problem is not None:
+        raise problem
+    match = change.match
+    options = resign_options(match, game, side)
+    names = match.ruleset.results
+    if result not in names:
+        message = f"{match.ruleset.title} has no result {result!r}; it has {', '.join(names)}."
+        raise InvalidRequest(message, details={"offer": [message]})
+    offered = next((o for o in options if o.result == result), None)
+    if offered is None:
+        conceded = resign_conceded(match, game, side).result
+        raise ResignOfferTooHigh(
+            f"Resigning now concedes a {conceded}: offer less than that, or resign.",
+            details={"offer": result, "conceded": conceded,
+                     "most": options[-1].result if options else None,
+                     "offers": [o.result for o in options]})
+    refused = resign_offer_refusal(game, side, offered.points)
+    if refused is not None:
+        raise ResignOfferRepeated(
+            f"{color_of(other(side)).title()} refused a {refused['result']} in this turn: offer "
+            "more, or wait until they have played a turn.",
+            details={"offer": result, "refused": refused["result"]})
+    points, _mars = game_points(match, game, offered, EndReason.RESIGNED)
+    entry = {"turn": resign_offer_turn(game), "during": game.phase, "by": color_of(side),
+             "result": offered.result, "result_points": offered.points, "points": points,
+             "answer": None}
+    game.resign_offers = [*game.resign_offers, entry]
+    game.phase, game.turn = GamePhase.RESIGN, color_of(other(side))
+    change.touch(game)
+    change.log("resign_offer", game=game.number, side=color_of(side), result=offered.result,
+               points=points, turn=entry["turn"], during=entry["during"])
+    return offered
+
+
+def _resign_answered(game: Game, answer: str) -> dict[str, object]:
+    """Mark the waiting resignation offer answered; the offer as it was made."""
+    waiting = game.waiting_resign_offer()
+    if waiting is None:
+        raise WrongPhase("No resignation offer is waiting for an answer.",
+                         details={"phase": game.phase})
+    game.resign_offers = [*game.resign_offers[:-1], {**waiting, "answer": answer}]
+    return waiting
+
+
+def resign_accept(change: Change, game: Game, side: Side) -> None:
+    """``side`` accepts the waiting resignation offer: the game ends as the offerer's
+    resignation (end reason ``resigned``) with the result offered — ``single``, ``mars``,
+    ``gammon``, … — and its points times the stake (S6); a turn in progress ends here.
+    Raises :class:`WrongPhase` when no resignation offer waits."""
+    made = _resign_answered(game, "accept")
+    result, worth = str(made["result"]), int(cast(int, made["result_points"]))
+    change.log("resign_answer", game=game.number, side=color_of(side), answer="accept",
+               result=result, points=made["points"])
+    _close_resigned_turn(change, game)
+    end_game(change, game, Outcome(side, worth, result), EndReason.RESIGNED, result)
+
+
+def resign_refuse(change: Change, game: Game, side: Side) -> None:
+    """``side`` refuses the waiting resignation offer: play goes on exactly where it
+    stopped — the offerer to roll, or to play the dice it rolled. Raises
+    :class:`WrongPhase` when no resignation offer waits."""
+    made = _resign_answered(game, "refuse")
+    game.phase, game.turn = str(made["during"]), str(made["by"])
+    change.touch(game)
+    change.log("resign_answer", game=game.number, side=color_of(side), answer="refuse",
+               result=made["result"], points=made["points"])
 
 
 def claim(change: Change, game: Game, claimer: Side, late: Side) -> None:
@@ -474,6 +640,10 @@ __all__ = [
     "play",
     "refuse",
     "resign",
+    "resign_accept",
+    "resign_offer",
+    "resign_options",
+    "resign_refuse",
     "roll_off",
     "settle",
     "start_first_game",

@@ -246,13 +246,33 @@ class MatchViewSet(viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     @idempotent
     def resign(self, request: Request, pk: str) -> Response:
-        """Concede the current game (R30): a mars if you have borne off nothing; with
-        `match: true`, the whole match too."""
+        """Concede the current game (R30/H16): what the position gives now (a mars if you
+        have borne off nothing); with `match: true`, the whole match too. With `offer`
+        (a result): offer to resign the game with it instead; the opponent answers with
+        `resign/accept/` or `resign/refuse/` (phase `resign`)."""
         data = _valid(ResignInputSerializer, request.data)
         return self._answer(services.match_resign(
             match_id=url_id(pk), user=_player(request), side=data.get("side"),
-            whole_match=data.get("match", False),
+            whole_match=data.get("match", False), offer=data.get("offer"),
             expected_version=data.get("expected_version")))
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
+    @action(detail=True, methods=["post"], url_path="resign/accept")
+    @idempotent
+    def resign_accept(self, request: Request, pk: str) -> Response:
+        """Accept the waiting resignation offer (phase `resign`): the game ends with the
+        result offered, scored as the offerer's resignation."""
+        return self._versioned(request, pk, services.match_resign_accept)
+
+    @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
+                   parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])
+    @action(detail=True, methods=["post"], url_path="resign/refuse")
+    @idempotent
+    def resign_refuse(self, request: Request, pk: str) -> Response:
+        """Refuse the waiting resignation offer (phase `resign`): play goes on where it
+        stopped."""
+        return self._versioned(request, pk, services.match_resign_refuse)
 
     @extend_schema(request=VersionInputSerializer, responses=MatchSerializer,
                    parameters=[IDEMPOTENCY_KEY, REPLAYED, PERSPECTIVE])

@@ -103,6 +103,17 @@ def offer(match: Match, events: Sequence[Event]) -> Iterator[Item]:
                                            **event.data}
 
 
+def resign_offer(match: Match, events: Sequence[Event]) -> Iterator[Item]:
+    """``resign_offer``: the opponent offers to resign the game with a result; this account
+    must accept or refuse it."""
+    for event in events:
+        if event.type == "resign_offer":
+            answering = match.player_id(other(side_of(event.data["side"])))
+            if answering is not None and not match.hotseat:
+                yield answering, "resign_offer", {"match": match.pk,
+                                                  "version": match.version, **event.data}
+
+
 def deadline(match: Match, events: Sequence[Event]) -> Iterator[Item]:
     """``deadline``: this account's clock runs out soon — act before ``deadline`` or the
     opponent may claim the game."""
@@ -132,7 +143,8 @@ def paired(match: Match, events: Sequence[Event]) -> Iterator[Item]:
                         "tournament": event.data.get("tournament")}
 
 
-KINDS: list[Kind] = [paired, invitation, your_turn, offer, deadline, results]
+KINDS: list[Kind] = [paired, invitation, your_turn, offer, resign_offer, deadline,
+                     results]
 
 
 def items(match: Match, events: Sequence[Event]) -> dict[int, list[tuple[str, dict[str, Any]]]]:
@@ -173,7 +185,8 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
     """What waits for the account now: its unread notices (the newest
     ``PENDING_NOTICES``, oldest first), its open invitations, its turn in every active
     match where it is to act (``phase`` ``roll``, ``move`` or ``roll-off``), and every
-    offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event)."""
+    offer it must answer (``phase`` ``offer``, with the data of the ``offer`` event;
+    ``resign``, with the data of the ``resign_offer`` event)."""
     found: list[tuple[str, dict[str, Any]]] = []
     found.extend(("notice", dict(notice_json(n)))
                  for n in unread_notices(user_id, PENDING_NOTICES))
@@ -196,6 +209,12 @@ def pending(user_id: int) -> list[tuple[str, dict[str, Any]]]:
                     .values_list("data", flat=True).first())
             if made is not None:
                 found.append(("offer", {"match": match.pk, "version": match.version, **made}))
+        elif game.phase == GamePhase.RESIGN and game.turn == colour:
+            made = (Event.objects.filter(match=match, type="resign_offer").order_by("-seq")
+                    .values_list("data", flat=True).first())
+            if made is not None:
+                found.append(("resign_offer", {"match": match.pk, "version": match.version,
+                                               **made}))
         elif game.phase == GamePhase.ROLL_OFF:
             mine = game.rolloff_white if colour == Color.WHITE else game.rolloff_black
             if mine is None and colour is not None:

@@ -11,7 +11,13 @@ No ``from __future__ import annotations`` here: these annotations are read at ru
 from typing import Annotated, Any, Literal, TypedDict, get_type_hints
 
 from accounts.notices import NoticeItem
-from games.event_shapes import DeadlineData, GameOverData, MatchOverData, StakeData
+from games.event_shapes import (
+    DeadlineData,
+    GameOverData,
+    MatchOverData,
+    ResignOfferData,
+    StakeData,
+)
 from games.shapes import Colour, RulesName
 from nard_site.api.shapes import Doc
 
@@ -55,6 +61,10 @@ class OfferItem(_Item, StakeData):
     pass
 
 
+class ResignOfferItem(_Item, ResignOfferData):
+    pass
+
+
 class DeadlineItem(_Item, DeadlineData):
     pass
 
@@ -72,6 +82,7 @@ ACCOUNT_ITEM_DATA: dict[str, Any] = {
     "paired": PairedItem,
     "your_turn": YourTurnItem,
     "offer": OfferItem,
+    "resign_offer": ResignOfferItem,
     "deadline": DeadlineItem,
     "game_over": GameOverItem,
     "match_over": MatchOverItem,

@@ -344,6 +344,7 @@ SPECTACULAR_SETTINGS = {
                             "ColorChoiceEnum": "games.serializers.COLOR_CHOICES",
                             "ErrorCodeEnum": "nard_site.api.errors.ERROR_CODES",
                             "EndReasonEnum": "games.models.EndReason.values",
+                            "AnswerEnum": "games.shapes.OFFER_ANSWERS",
                             "AnalysisStateEnum": "games.shapes.ANALYSIS_STATES",
                             # Two "status" choice sets now: each keeps a name of its own
                             # (the matches' the one it was published with).

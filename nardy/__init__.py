@@ -31,7 +31,7 @@ from .hitting import (
 )
 from .longnardy import LONG_NARDY_RULES, LongNardy, TurnState, legal_plays
 from .moves import PASS_TEXT, AskedStep, Play, Step, format_play, parse_play
-from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner
+from .outcome import MAX_TURNS_PER_GAME, RESULT_POINTS, Outcome, match_winner, resign_offers
 from .position import Position, resign_outcome
 from .registry import (
     DEFAULT_RULES,
@@ -111,6 +111,7 @@ __all__ = [
     "parse_play",
     "parse_side",
     "register",
+    "resign_offers",
     "resign_outcome",
     "ruleset",
     "side_name",

@@ -10,9 +10,11 @@ Outcome(winner=1, points=1, result='single')
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from .descriptor import ResultKind
 from .types import BLACK, WHITE, Side, check_side
 
 RESULT_POINTS: Final[dict[str, int]] = {}
@@ -69,3 +71,21 @@ def match_winner(score: tuple[int, int], length: int) -> Side | None:
     if black >= length:
         return BLACK
     return None
+
+
+def resign_offers(results: Iterable[ResultKind], conceded: Outcome) -> tuple[Outcome, ...]:
+    """R30/H16 with a choice: the results a resigning side may offer instead of conceding
+    ``conceded`` (what the position gives now, :meth:`RuleSet.resign_outcome`) — each of
+    the rule set's ``results`` (its descriptor's, from ``single`` up) worth less than
+    ``conceded`` (offering as much is resigning) and never less than a single, won by
+    ``conceded.winner``. The opponent accepts one (the game ends with it) or refuses it
+    (play goes on). Nothing is offered when resigning concedes a single.
+
+    >>> from nardy.descriptor import BACKGAMMON
+    >>> [o.result for o in resign_offers(BACKGAMMON.results, Outcome(WHITE, 3, "backgammon"))]
+    ['single', 'gammon']
+    >>> resign_offers(BACKGAMMON.results, Outcome(WHITE, 1, "single"))
+    ()
+    """
+    return tuple(Outcome(conceded.winner, kind.points, kind.name) for kind in results
+                 if kind.points < conceded.points)

@@ -22,16 +22,18 @@ How it works — everything below is the public API, nothing of the server's cod
   person's account is upgraded by ``POST accounts/bot/upgrade/``);
 - ``GET matches/?player=<me>&status=active`` (and ``invited``) lists the matches where it may
   be to act; for each, ``GET matches/{id}/`` and one action at a time — ``join``, ``roll``,
-  ``moves`` (the whole turn at once), ``offer``, ``accept`` or ``refuse`` — each with
+  ``moves`` (the whole turn at once), ``offer``, ``accept`` or ``refuse``,
+  ``resign/accept`` or ``resign/refuse`` (an offer to resign with a result) — each with
   ``expected_version`` and a fresh ``Idempotency-Key``; the answer is the match after it;
 - a 409 (``version_conflict``: someone acted first; ``not_your_turn``, ``wrong_phase``) reads
   the match again; 429 and 503 wait (``Retry-After``) and send the same request again, with
   the same key, so a retry never acts twice;
 - between actions it follows the account stream ``GET stream/`` (Server-Sent Events:
-  ``your_turn``, ``offer``, ``invitation``, ``deadline``, ``game_over``, ``match_over``), and
-  reconnects after the server's ``retry`` hint, or with a growing back-off after a failure
-  (sending ``Last-Event-ID`` when the stream gave ids). A server without the stream is
-  polled: the match list, and the events long-poll ``events/?after=N&wait=25``.
+  ``your_turn``, ``offer``, ``resign_offer``, ``invitation``, ``deadline``, ``game_over``,
+  ``match_over``), and reconnects after the server's ``retry`` hint, or with a growing
+  back-off after a failure (sending ``Last-Event-ID`` when the stream gave ids). A server
+  without the stream is polled: the match list, and the events long-poll
+  ``events/?after=N&wait=25``.
 
 The play itself: ``state.position_id`` is the engine's position ID (docs/notation.md), read
 back with ``RULESETS[rules].position_from_id`` — a client without the engine would map
@@ -228,7 +230,7 @@ class EventStream:
 
 @dataclass(frozen=True)
 class Action:
-    verb: str  # the endpoint: join, roll, moves, offer, accept, refuse
+    verb: str  # the endpoint: join, roll, moves, offer, accept, refuse, resign/accept, …
     body: dict[str, Any]
     note: str = ""
 
@@ -347,7 +349,7 @@ class Bot:
             return  # a kind this client does not know (the API says: ignore it)
         if self.only_match and match_id != self.only_match:
             return
-        if item.event in ("your_turn", "offer", "deadline"):
+        if item.event in ("your_turn", "offer", "resign_offer", "deadline"):
             self.visit(match_id)
         elif item.event == "invitation":
             if self.accept_invitations:
@@ -472,7 +474,7 @@ class Bot:
         if phase == "roll-off":
             return Action("roll", version, "(roll-off)") if state["roll_off"][colour] is None \
                 else None
-        if state["turn"] != colour or phase not in ("roll", "move", "offer"):
+        if state["turn"] != colour or phase not in ("roll", "move", "offer", "resign"):
             return None
         if summary:
             return Action(phase, version)
@@ -486,6 +488,16 @@ class Bot:
                                                 question="accept", rng=self.rng)
             return Action("accept" if yes else "refuse", version,
                           f"stake {situation.next_stake}")
+        if phase == "resign":  # the opponent offers to resign the game with a result
+            offered = state.get("resign_offer") or {}
+            situation = Situation.of_api_match(match, colour)
+            yes = computer.resignation_decision(
+                rules, level, position, side, situation,
+                offered_points=int(offered.get("points", 1)),
+                offerer_first_turn=bool(state["first_turn"][
+                    "black" if colour == "white" else "white"]), rng=self.rng)
+            return Action("resign/accept" if yes else "resign/refuse", version,
+                          str(offered.get("result", "")))
         if phase == "roll":
             if (holds_the_right(state.get("may_offer") or "none", colour)
                     and not state.get("offer")

@@ -57,6 +57,8 @@ STATUS_OF_CODE: dict[str, int] = {
     "too_many_computer_matches": status.HTTP_409_CONFLICT,
     "too_many_invitations": status.HTTP_409_CONFLICT,
     "already_waiting": status.HTTP_409_CONFLICT,
+    "resign_offer_too_high": status.HTTP_409_CONFLICT,
+    "resign_offer_repeated": status.HTTP_409_CONFLICT,
     # Bot accounts.
     "already_bot": status.HTTP_409_CONFLICT,
     "has_finished_games": status.HTTP_409_CONFLICT,

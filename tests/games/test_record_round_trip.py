@@ -38,11 +38,13 @@ def _history(match: Match) -> dict[str, Any]:
 
 def _play_randomly(user: Any, rules: str, seed: int, *, length: int = 3,
                    stakes: str = "none", offer_at: int | None = None,
-                   offers: float = 0.0) -> Match:
+                   offers: float = 0.0, resign_offers: float = 0.0) -> Match:
     """A random whole hotseat match of legal steps and resignations. With a cube (or
     dave) in ``stakes``: ``offer_at``, each game's stake raised before its turn
     ``offer_at`` and accepted; ``offers`` > 0, a raise offered before that share of rolls,
-    taken 7 times in 10, else refused."""
+    taken 7 times in 10, else refused. ``resign_offers`` > 0: before that share of rolls
+    (and after as many), an offer to resign with a random cheaper result, accepted once
+    in 3, else refused."""
     rng = random.Random(seed)
     queue: list[int] = []
     with planned(queue):
@@ -62,6 +64,16 @@ def _play_randomly(user: Any, rules: str, seed: int, *, length: int = 3,
                     answer(match_id=match.pk, user=user)
                 else:
                     services.match_accept(match_id=match.pk, user=user)
+                continue
+            if game.phase == "resign":
+                answer = (services.match_resign_accept if rng.random() < 1 / 3
+                          else services.match_resign_refuse)
+                answer(match_id=match.pk, user=user)
+                continue
+            cheaper = (selectors.match_state(match, user) or {}).get("resign") or {}
+            if (resign_offers and cheaper.get("offers") and rng.random() < resign_offers):
+                services.match_resign(match_id=match.pk, user=user,
+                                      offer=rng.choice(cheaper["offers"])["result"])
                 continue
             if (offer_at is not None and game.phase == "roll" and game.stake == 1
                     and game.turns + 1 == offer_at):
@@ -108,3 +120,20 @@ def test_a_random_whole_match_exports_and_imports_back_exactly(make_user, rules,
     assert _history(copy) == _history(original)
     for game in copy.games.all():
         assert replay_problems(game) == [], (rules, seed, game.number)
+
+
+@pytest.mark.parametrize("rules", rules_names())
+def test_a_random_match_with_offers_to_resign_exports_and_imports_back(make_user, rules):
+    """Offers to resign with a result, refused and accepted, before and after rolls: the
+    export names each accepted one as its result, the import plays it again."""
+    user = make_user()
+    original = _play_randomly(user, rules, 3, resign_offers=0.05)
+    assert any(g.resign_offers for g in original.games.all())
+    text = selectors.record_text(original)
+    copy = match_import(text=text, by=user)
+    assert selectors.record_text(copy) == text
+    assert _history(copy) == _history(original)
+    for game in original.games.all():
+        assert replay_problems(game) == [], (rules, game.number)
+    for game in copy.games.all():
+        assert replay_problems(game) == [], (rules, game.number)

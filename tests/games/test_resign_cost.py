@@ -19,8 +19,10 @@ def test_the_state_says_what_resigning_costs_and_the_resignation_agrees(
     # At the start nobody is off: a resignation concedes a mars (R30), 2 points.
     white = alice.get(match_id)["state"]["resign"]
     black = bob.get(match_id)["state"]["resign"]
-    assert white == {"side": "white", "points": 2, "result": "mars"}
-    assert black == {"side": "black", "points": 2, "result": "mars"}
+    # White, to roll, may offer a single instead; Black, not in turn, may not.
+    assert white == {"side": "white", "points": 2, "result": "mars",
+                     "offers": [{"result": "single", "points": 1}]}
+    assert black == {"side": "black", "points": 2, "result": "mars", "offers": []}
     finished = bob.ok(match_id, "resign")
     assert finished["score"] == {"white": 2, "black": 0}
 

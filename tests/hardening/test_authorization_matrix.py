@@ -53,6 +53,17 @@ MATRIX = {
                                        "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
     "refuse": ("post", "refuse/", {}, {"anonymous": UNAUTH, "stranger": DENIED,
                                        "opponent": TURN, "to_move": PHASE, "staff": DENIED}),
+    # Offers to resign with a result: the side to move may offer a single (a mars would
+    # be conceded); with none waiting, their answers are the wrong phase.
+    "resign offer": ("post", "resign/", {"offer": "single"},
+                     {"anonymous": UNAUTH, "stranger": DENIED, "opponent": TURN,
+                      "to_move": OK, "staff": DENIED}),
+    "resign accept": ("post", "resign/accept/", {},
+                      {"anonymous": UNAUTH, "stranger": DENIED, "opponent": TURN,
+                       "to_move": PHASE, "staff": DENIED}),
+    "resign refuse": ("post", "resign/refuse/", {},
+                      {"anonymous": UNAUTH, "stranger": DENIED, "opponent": TURN,
+                       "to_move": PHASE, "staff": DENIED}),
     # No clock in this match: a claim is the wrong phase for both players; the
     # roll-off is over, so abort is too (tests/games/test_clocks.py has the clocked cases).
     "claim": ("post", "claim/", {}, {"anonymous": UNAUTH, "stranger": DENIED,

@@ -10,6 +10,7 @@ import pytest
 
 from tests.streams.conftest import Reader, db, run, token_of
 from tests.streams.conftest import open_stream as open_any_stream
+from tests.support import start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 URL = "/api/v1/stream/"
@@ -114,8 +115,6 @@ def test_on_connect_an_offer_waiting_for_an_answer(alice: Any, bob: Any,
 
 
 def test_the_next_game_is_your_turn_live(alice: Any, bob: Any, scripted_dice: Any) -> None:
-    from tests.support import start_match
-
     match_id = start_match(alice, bob, length=3, script=scripted_dice)["id"]  # White rolls
     keys = token_of(alice.user), token_of(bob.user)
 
@@ -167,3 +166,31 @@ def test_an_offer_and_a_deadline_warning_reach_the_account_that_must_act(
     assert offers and offers[-1]["match"] == match_id and offers[-1]["side"] == "white"
     assert offers[-1]["stake"] == 2
     assert got[-1][0] == "deadline" and got[-1][1]["side"] == "black"
+
+
+def test_on_connect_an_offer_to_resign_waiting_for_an_answer(alice: Any, bob: Any,
+                                                            scripted_dice: Any) -> None:
+    """The side that must answer an offer to resign hears it (``resign_offer``, with the
+    event's data) on connecting; the offering side hears nothing for that match."""
+    match_id = start_match(alice, bob, length=3, script=scripted_dice)["id"]
+    version = alice.ok(match_id, "resign", {"offer": "single"})["version"]
+    keys = token_of(bob.user), token_of(alice.user)
+
+    async def scenario() -> tuple[list[tuple[str, dict[str, Any]]], dict[str, str] | None]:
+        answering = await open_stream(URL, Authorization=f"Token {keys[0]}")
+        got = items([await answering.next()])
+        await answering.close()
+        offering = await open_stream(URL, Authorization=f"Token {keys[1]}")
+        try:
+            heard = await asyncio.wait_for(offering.next(), timeout=0.5)
+        except TimeoutError:
+            heard = None
+        await offering.close()
+        return got, heard
+
+    got, heard = run(scenario)
+    assert got == [("resign_offer", {"type": "resign_offer", "match": match_id,
+                                     "version": version, "game": 1, "side": "white",
+                                     "result": "single", "points": 1, "turn": 1,
+                                     "during": "roll"})]
+    assert heard is None

@@ -88,7 +88,8 @@ def test_the_resign_confirm_says_what_it_costs(
     page.wait_for_function("() => document.querySelector('#status').textContent"
                            ".includes('White 5')")
     match = press(page, "#roll", match_id)
-    assert match["state"]["resign"] == {"side": "white", "points": 2, "result": "mars"}
+    assert match["state"]["resign"] == {"side": "white", "points": 2, "result": "mars",
+                                        "offers": [{"result": "single", "points": 1}]}
     page.click("#resign")
     # Nobody is off yet: resigning concedes a mars (R30), 2 points.
     expect(page.locator("#resign")).to_have_text(

@@ -226,6 +226,10 @@ export function matchTitle(m) {
 
 /** A game's result as a word: "mars", "resigned", "gammon", … */
 export function resultName(game) {
+  if (game.end_reason === "resigned" && game.result && game.result !== "resigned") {
+    // An offer to resign with this result, accepted.
+    return f(_("%(result)s, resigned"), { result: resultWord(game.result) });
+  }
   if (game.result) return resultWord(game.result);
   if (game.end_reason === "resigned") return game.mars ? _("mars, resigned") : _("resigned");
   return game.mars ? _("mars") : _("single");

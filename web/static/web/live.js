@@ -10,7 +10,8 @@ import { API, api } from "./api.js";
 
 const EVENT_TYPES = [
   "match_created", "joined", "game_start", "roll_off", "roll", "step", "pass", "game_over",
-  "resign", "match_over", "aborted", "cancelled", "declined", "offer", "accept", "refuse",
+  "resign", "resign_offer", "resign_answer", "match_over", "aborted", "cancelled",
+  "declined", "offer", "accept", "refuse",
   "claim", "rematch", "your_turn", "presence", "clock", "message", "chat",
 ];
 const WAIT = 25;

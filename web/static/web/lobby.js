@@ -111,7 +111,7 @@ async function createForm(onCreated) {
 // The account's own stream (GET stream/: invitations, your_turn, game and match results)
 // tells the lobby when to refresh; without it (or while it is down) the lobby polls.
 const ACCOUNT_EVENTS = ["invitation", "paired", "your_turn", "game_over", "match_over", "offer",
-                        "joined", "aborted", "deadline", "message", "notice"];
+                        "resign_offer", "joined", "aborted", "deadline", "message", "notice"];
 const POLL_EVERY = 5000;     // ms, without the stream
 const SAFETY_EVERY = 15000;  // ms, with it: open seeks by others are not on the stream
 

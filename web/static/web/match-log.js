@@ -3,8 +3,8 @@
 // the record and draws what these return.
 
 import { otherSide } from "./api.js";
-import { _, f, side } from "./i18n.js";
-import { h, matchOutcome, resignedTurn, resultName, resultSentence, stepText,
+import { _, f, ngettext, side } from "./i18n.js";
+import { h, matchOutcome, resignedTurn, resultName, resultSentence, resultWord, stepText,
          turnText } from "./common.js";
 
 export const AHEAD_READS = 3;   // state reads in a row for a log ahead of it, then it is shown
@@ -47,6 +47,33 @@ function offerLine(offer, game, current, active) {
     " ", f(text, names));
 }
 
+/** "White offers to resign (single, 1 point) — Black refuses": an offer to resign with
+ *  a result and its answer, as the log shows it. */
+function resignOfferLine(offer, game) {
+  const names = { side: side(offer.by), result: resultWord(offer.result),
+                  other: side(otherSide(offer.by)), count: offer.points };
+  const text = offer.answer === "accept"
+    ? ngettext("%(side)s offers to resign (%(result)s, %(count)s point) — %(other)s accepts",
+               "%(side)s offers to resign (%(result)s, %(count)s points) — %(other)s accepts",
+               offer.points, names)
+    : offer.answer === "refuse"
+      ? ngettext("%(side)s offers to resign (%(result)s, %(count)s point) — %(other)s refuses",
+                 "%(side)s offers to resign (%(result)s, %(count)s points) — %(other)s refuses",
+                 offer.points, names)
+      : ngettext("%(side)s offers to resign (%(result)s, %(count)s point) — %(other)s to answer",
+                 "%(side)s offers to resign (%(result)s, %(count)s points) — %(other)s to answer",
+                 offer.points, names);
+  return h("li", { class: `resign-offer ${offer.by}`, "data-game": game.number,
+                   "data-answer": offer.answer || "" },
+    h("span", { class: "n" }, ""), " ", h("span", { class: `swatch ${offer.by}` }), " ", text);
+}
+
+/** Whether the drawn state knows of the offer to resign `offer` in its current game. */
+function resignOfferKnown(offer, drawn) {
+  if (offer.turn > drawn.turn + 1) return false;
+  return offer.answer ? true : drawn.phase === "resign";
+}
+
 /** The log's lines for `games` (each game's turns in `turnsOf`), drawn as far as
  *  `drawn` (drawnRecord) goes; `viewed(step, mover)` writes a step in the viewer's
  *  numbering. Returns { parts: the <li>s, shown: the finished games drawn, ahead:
@@ -72,8 +99,18 @@ export function logEntries(match, games, turnsOf, drawn, viewed) {
         parts.push(offerLine(o, game, current, active));
       }
     };
+    // Offers to resign with a result, each a line before the turn it was made in.
+    const resignOffers = [...(game.resign_offers || [])];
+    const resignLines = (upTo) => {
+      while (resignOffers.length && resignOffers[0].turn <= upTo) {
+        const o = resignOffers.shift();
+        if (current && !resignOfferKnown(o, drawn)) { ahead = true; continue; }
+        parts.push(resignOfferLine(o, game));
+      }
+    };
     for (const t of turnsOf.get(game.number)) {
       offerLines(t.number);
+      resignLines(t.number);
       if (current && t.number > drawn.turn) { ahead = true; continue; }
       let steps = t.steps || [];
       let passed = t.passed;
@@ -92,6 +129,7 @@ export function logEntries(match, games, turnsOf, drawn, viewed) {
                  t.pass_reason, !current && resignedTurn(game, t, turnsOf.get(game.number)))));
     }
     offerLines(Infinity);   // after the last turn: refused, or waiting for its answer
+    resignLines(Infinity);
     if (game.winner && current) {
       ahead = true;   // the state has the game still going
     } else if (game.winner) {

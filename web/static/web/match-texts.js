@@ -4,8 +4,8 @@
 
 import { SIDES, otherSide } from "./api.js";
 import { stepFor } from "./board.js";
-import { _, f, side } from "./i18n.js";
-import { isComputer, matchOutcome } from "./common.js";
+import { _, f, ngettext, side } from "./i18n.js";
+import { isComputer, matchOutcome, resultWord } from "./common.js";
 
 /** Whether a roll-off die of one of `sides` is still to roll (or to roll again). */
 export function rollOffOpen(m, sides) {
@@ -65,6 +65,19 @@ export function statusText(m, sides, bots) {
     }
     return f(_("%(side)s offers to raise the stake to %(stake)s; %(other)s answers."), values);
   }
+  if (s.phase === "resign" && s.resign_offer) {
+    const o = s.resign_offer;
+    const values = { side: side(o.by), result: resultWord(o.result), other: turnName };
+    if (you) {
+      return ngettext("%(side)s offers to resign: accept to win %(count)s point (%(result)s), or refuse to play on.",
+                      "%(side)s offers to resign: accept to win %(count)s points (%(result)s), or refuse to play on.",
+                      o.points, values);
+    }
+    if (!m.hotseat && sides.includes(o.by)) {
+      return f(_("You offer to resign (%(result)s); %(other)s answers."), values);
+    }
+    return f(_("%(side)s offers to resign (%(result)s); %(other)s answers."), values);
+  }
   return "";
 }
 
@@ -75,7 +88,8 @@ export function computerActs(m, sides, bots) {
   const ro = (s && s.roll_off) || {};
   const computerSide = (c) => !m.hotseat && !sides.includes(c) && isBot(m, c, bots);
   return Boolean(s && m.status === "active"
-    && (((s.phase === "roll" || s.phase === "move") && s.turn && computerSide(s.turn))
+    && (((s.phase === "roll" || s.phase === "move" || s.phase === "resign") && s.turn
+         && computerSide(s.turn))
         || (s.phase === "roll-off" && SIDES.some((c) => computerSide(c)
             && (ro[c] === null || ro[c] === undefined || (ro.white && ro.white === ro.black)))
             && sides.every((c) => ro[c] !== null && ro[c] !== undefined))));

@@ -444,6 +444,15 @@ class MatchView {
             : d.mars ? ` — ${_("mars")}` : ""));
       } else if (e.type === "match_over") {
         this.sayRatings(d);
+      } else if (e.type === "resign_offer" && !mine) {
+        const text = ngettext(
+          "%(side)s offers to resign: a %(result)s, %(count)s point — accept or refuse.",
+          "%(side)s offers to resign: a %(result)s, %(count)s points — accept or refuse.",
+          d.points, { side: side(d.side), result: resultWord(d.result) });
+        announce.textContent = text;
+        if (!hotseat) toast(text);
+      } else if (e.type === "resign_answer" && d.answer === "refuse" && !mine && !hotseat) {
+        toast(f(_("%(side)s refuses your offer to resign: play on."), { side: side(d.side) }));
       } else if ((e.type === "accept" || e.type === "refuse") && !mine
                  && this.mySides().includes(otherSide(d.side)) && !hotseat) {
         // The other side (a player, or the computer) answered our offer.
@@ -655,6 +664,13 @@ class MatchView {
     await this.act("resign");
   }
 
+  /** Offer to resign the game with a cheaper result (`resign/` with `offer`): the
+   *  opponent accepts (the game ends with it) or refuses (play goes on). */
+  async offerResign(result) {
+    this.resignArmed = false;
+    await this.act("resign", { offer: result });
+  }
+
   /** Resign the whole match (`resign/` with `match: true`): offered beside the armed
    *  Resign when losing the game would not end the match by itself. */
   async resignMatch() {
@@ -852,6 +868,15 @@ class MatchView {
                             () => this.act("accept"), { id: "accept", class: "primary" }),
                      button(_("Refuse (lose the game)"), () => this.act("refuse"), { id: "refuse" }));
     }
+    if (acting && s.phase === "resign" && s.resign_offer) {
+      const o = s.resign_offer;
+      actions.append(
+        button(ngettext("Accept: win %(count)s point (%(result)s)",
+                        "Accept: win %(count)s points (%(result)s)", o.points,
+                        { result: resultWord(o.result) }),
+               () => this.act("resign/accept"), { id: "resign-accept", class: "primary" }),
+        button(_("Refuse: play on"), () => this.act("resign/refuse"), { id: "resign-refuse" }));
+    }
     const late = this.lateNow();
     if (late && late.claimers.length) {
       actions.append(button(f(_("Claim the game (%(side)s is late)"),
@@ -862,7 +887,10 @@ class MatchView {
         && s.phase === "roll-off" && !this.rolledOff && !ro.white && !ro.black) {
       actions.append(button(_("Abort (no result)"), () => this.act("abort"), { id: "abort" }));
     }
-    if (m.status === "active" && sides.length && s && s.phase !== "roll-off") {
+    // While a resignation offer waits, only its maker may still resign outright.
+    const offerWaits = s && s.phase === "resign" && s.resign_offer;
+    if (m.status === "active" && sides.length && s && s.phase !== "roll-off"
+        && (!offerWaits || (!m.hotseat && sides.includes(s.resign_offer.by)))) {
       const who2 = m.hotseat && s.turn ? ` (${COLOUR_WORDS[s.turn]})` : "";
       // The confirm says what it costs (state.resign, the server's score).
       const cost = s.resign;
@@ -882,6 +910,17 @@ class MatchView {
           "Resign the match: you lose this game's %(count)s points and the match",
           cost.points) + who2, () => this.resignMatch(), { id: "resign-match",
                                                           class: "danger" }));
+      }
+      // Or offer a cheaper result first (gnubg's and Galaxy's choice): the opponent
+      // accepts or refuses; each says what it would cost.
+      if (this.resignArmed && cost) {
+        for (const o of cost.offers || []) {
+          actions.append(button(ngettext(
+            "Offer to resign a %(result)s: you would lose %(count)s point",
+            "Offer to resign a %(result)s: you would lose %(count)s points", o.points,
+            { result: resultWord(o.result) }) + who2, () => this.offerResign(o.result),
+          { id: `resign-offer-${o.result}`, class: "resign-offer" }));
+        }
       }
     }
     if (m.status === "finished" && sides.length) {
