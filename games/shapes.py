@@ -512,9 +512,12 @@ class MatchAnalysis(TypedDict):
     error: Annotated[str, Doc("Why it failed (a record that does not replay); else empty.")]
     games: Annotated[list[dict[str, Any]] | None,
                      Doc("When done: per game, its review (docs/computer.md, \"Game "
-                         "review\"): money-play equities and, in a match longer than 1 "
-                         "point, each play's match-winning chance (`mwc`, `best_mwc`, "
-                         "`mwc_lost`); else null.")]
+                         "review\"): which engine reviewed it (`engine`: `field` or "
+                         "`network`), money-play equities, each side's `pr` (the "
+                         "performance rating on the field engine's scale; null unless "
+                         "`engine` is `field`) and, in a match longer than 1 point, each "
+                         "play's match-winning chance (`mwc`, `best_mwc`, `mwc_lost`); "
+                         "else null.")]
 
 
 class ReviewMarks(TypedDict):
