@@ -344,3 +344,57 @@ def best_play(position: BoardPosition, side: Side, plays: Sequence[Play], plies:
         return 0
     return rank_plays(position, side, plays, plies, objective, keep=keep,
                       margin=margin)[0].index
+
+
+# -- the cube ---------------------------------------------------------------------------
+
+CUBE_OWNERS = ("centred", "roller", "opponent")
+"""Who holds the cube (the right to offer the next raise, S2): nobody yet (stake 1), the
+side about to roll, or its opponent."""
+
+
+def cube_action(position: BoardPosition, side: Side, *, stake: int = 1,
+                owner: str = "centred", away: tuple[int, int] | None = None,
+                crawford: bool = False, plies: int = 0) -> CubeAction:
+    """Open Sage's cube decision for ``side`` about to roll in ``position``: whether
+    it should offer the raise ``stake`` → ``2 * stake`` (the cube, S4) and whether the
+    opponent should accept it, cubeful, by its search at ``plies`` (0-2).
+
+    ``owner``: one of :data:`CUBE_OWNERS`. ``away``: the points the roller and its
+    opponent still need in a match (its match equity table, Crawford and post-Crawford
+    play); ``None``: money play. ``crawford``: this is the Crawford game. Money play
+    has neither the Jacoby rule nor beavers (the rules have none); the stake stops at
+    64 (S5). The same errors as :func:`post_move_probabilities`; ``ValueError`` for an
+    unknown owner or a score already won."""
+    _check_plies(plies)
+    if owner not in CUBE_OWNERS:
+        raise ValueError(f"owner must be one of {', '.join(CUBE_OWNERS)}, not {owner!r}")
+    if away is not None and min(away) < 1:
+        raise ValueError(f"a match still being played needs points on both sides, not {away}")
+    if stake < 1:
+        raise ValueError(f"a stake is at least 1, not {stake}")
+    values = board(position, side)
+    engine = _require()
+    cpp = engine.cpp
+    held = {"centred": cpp.CubeOwner.CENTERED, "roller": cpp.CubeOwner.PLAYER,
+            "opponent": cpp.CubeOwner.OPPONENT}[owner]
+    away1, away2 = away if away is not None else (0, 0)
+    common = {"away1": away1, "away2": away2, "is_crawford": crawford, "jacoby": False,
+              "beaver": False, "max_cube_value": MAX_STAKE, "bearoff_db": engine.bearoff}
+    weights = engine.weights
+    with engine.lock:
+        if plies == 0:
+            result = cpp.evaluate_cube_decision_unified(
+                values, stake, held, weights.strategy_type, weights.weight_paths_list,
+                weights.hidden_sizes_list, **common)
+        else:
+            result = cpp.cube_decision_nply_unified(
+                values, stake, held, plies + 1, weights.strategy_type,
+                weights.weight_paths_list, weights.hidden_sizes_list,
+                filter_max_moves=FILTER_KEEP, filter_threshold=FILTER_MARGIN, n_threads=1,
+                **common)
+    return CubeAction(double=bool(result["should_double"]), take=bool(result["should_take"]),
+                      no_double=float(result["equity_nd"]),
+                      double_take=float(result["equity_dt"]),
+                      double_pass=float(result["equity_dp"]),
+                      probabilities=_five(np.array(result["probs"], dtype=float)))

@@ -364,6 +364,10 @@ class Level(TypedDict):
     level: Annotated[str, Doc("What `POST matches/` takes as `computer`.")]
     description: Annotated[str, Doc("How this level plays, in a sentence.")]
     account: Annotated[str, Doc("The account it plays as (`is_bot` on its public profile).")]
+    engine: Annotated[str, Doc(
+        "Which engine plays it in this rule set: the field engine's name and version "
+        "(`Open Sage 2.0.20260907`, backgammon's learned levels where it is installed), "
+        "`own network`, `own heuristic` or `random`.")]
 
 
 class RulesLevels(TypedDict):
