@@ -13,6 +13,14 @@ engine's values) and a depth (0, 1 or 2 plies, :class:`~computer.search.Evaluato
 - the **luck** of the roll;
 - the stake decisions the game had (offer / no offer, accept / refuse).
 
+**The engine.** Backgammon is reviewed by the field engine (:mod:`computer.field`,
+Open Sage) where it can be imported, everything else (and backgammon without it) by the
+project's own network (:func:`review_engine`); the review says which
+(:attr:`GameReview.engine`). The plays are the project's engine's either way; by the
+field engine every estimate (plays, luck) is Open Sage's at the same depths, counted
+as GNU Backgammon counts plies, and the stake decisions are its cube analysis
+(:meth:`Reviewer.stake`).
+
 **The convention.** Equity is *cubeless points per game per unit of the current stake,
 for the side to move* (:func:`~computer.network.equity`: ``2 P(win) - 1`` plus the
 mars/gammon and koks/backgammon terms; with ``mars=False`` (``dave`` stakes, S6) every
@@ -47,7 +55,9 @@ won per unit of stake, negative when Black won) minus White's luck plus Black's.
 
 **Rates.** A side's error rate is its mean equity lost per non-forced decision (its
 moves and its stake decisions); the performance rating is that times 500 (the scale
-backgammon players know from Backgammon Galaxy and gnubg: lower is better).
+backgammon players know from Backgammon Galaxy and gnubg: lower is better). Reviewed by
+the field engine, that rating is the "PR" on the field's scale (``pr`` in
+:meth:`GameReview.as_dict`; ``None`` when the network reviewed).
 """
 
 from __future__ import annotations
@@ -414,13 +424,11 @@ class Reviewer:
         """The offer decision, and the answer if there was an offer. Equities are in
         units of the current stake, cubeless (docs: the value of the right to raise is
         not counted, so the offer rule of :mod:`computer.stakes` is the reference)."""
-        plies = min(self.depth, 1)
         if self.ev is None:
-            own = (self._field_to_roll(s.position, s.by, s.first_turn) if plies else
-                   np.array(field_engine.to_roll_probabilities(s.position, s.by, 0)))
-        else:
-            own = self.ev.to_roll(s.position, s.by, s.first_turn, plies)
-            self.ev.clear()
+            return self._field_stake(s)
+        plies = min(self.depth, 1)
+        own = self.ev.to_roll(s.position, s.by, s.first_turn, plies)
+        self.ev.clear()
         e = float(stakes.game_equity(list(own), self.mars))
         k = s.next_stake / s.stake
         offer_value = min(k * e, 1.0)  # the opponent answers as suits them
@@ -437,6 +445,36 @@ class Reviewer:
             answers = {"accept": k * ea, "refuse": -1.0}
             right_answer = "accept" if stakes.should_accept(list(mine), s.stake,
                                                             s.next_stake, self.mars) else "refuse"
+            chose_answer = "accept" if s.accepted else "refuse"
+            lost = max(0.0, answers[right_answer] - answers[chose_answer])
+            out.append(StakeReview(s.before_turn, "accept", 1 - s.by, chose_answer, answers,
+                                   right_answer, lost, mark_for(self.rules, lost)))
+        return out
+
+
+    def _field_stake(self, s: StakeInput) -> list[StakeReview]:
+        """The stake decision by the field engine's cube analysis at the review's depth
+        (:func:`computer.field.cube_action`): cubeful equities per unit of the current
+        stake, at the match score in a match. *offer* is worth the worse for the offerer
+        of the opponent's two answers, *no offer* what playing on is; *accept* and
+        *refuse* are the same seen from the answering side."""
+        away = (None if self.match is None
+                else (self.match.need[s.by], self.match.need[1 - s.by]))
+        # Stake 1: nobody holds the cube; above it the offerer holds it (it accepted the
+        # last raise, S2).
+        cube = field_engine.cube_action(s.position, s.by, stake=s.stake,
+                                        owner="centred" if s.stake == 1 else "roller",
+                                        away=away, plies=self.depth)
+        equities = {"offer": min(cube.double_take, cube.double_pass),
+                    "no_offer": cube.no_double}
+        right = "offer" if cube.double else "no_offer"
+        chose = "offer" if s.offered else "no_offer"
+        loss = max(0.0, equities[right] - equities[chose])
+        out = [StakeReview(s.before_turn, "offer", s.by, chose, equities, right, loss,
+                           mark_for(self.rules, loss))]
+        if s.offered and s.accepted is not None:
+            answers = {"accept": -cube.double_take, "refuse": -cube.double_pass}
+            right_answer = "accept" if cube.take else "refuse"
             chose_answer = "accept" if s.accepted else "refuse"
             lost = max(0.0, answers[right_answer] - answers[chose_answer])
             out.append(StakeReview(s.before_turn, "accept", 1 - s.by, chose_answer, answers,
