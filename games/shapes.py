@@ -541,6 +541,9 @@ class ReviewAverage(TypedDict):
     marks_per_game: Annotated[dict[str, float], Doc("The same per game.")]
     luck: Annotated[float, Doc("Mean luck per game (equity; positive: lucky).")]
     last_match: Annotated[int, Doc("The newest match counted.")]
+    pr: Annotated[float | None, Doc(
+        "The PR (500 × equity lost per decision, the field engine's scale) pooled over "
+        "those games the field engine reviewed; null when it reviewed none.")]
 
 
 class PlayerReview(TypedDict):
