@@ -82,3 +82,17 @@ def test_backgammons_levels_are_timed_as_the_server_plays_them(capsys):
     assert lines[3].endswith(f"({engine_of('backgammon', 'world-class')})")
     if field.available():
         assert "(Open Sage " in lines[3]
+
+
+def test_the_field_engines_bench_times_each_installed_engine(capsys):
+    """``python -m bench.field_engines``: a line per engine and depth (gnubg-nn only where
+    it is installed; it is not a dependency)."""
+    from bench import field_engines
+    from computer import field
+
+    field_engines.main(["--positions", "2", "--gnubg-nn", "/nonexistent"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("backgammon: 2 positions")
+    timed = [line for line in lines[1:] if re.search(r"\d-ply +mean", line)]
+    assert len(timed) == (3 if field.available() else 0) + (
+        3 if field_engines._gnubg_nn(None) is not None else 0)
