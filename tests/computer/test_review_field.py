@@ -11,7 +11,14 @@ import pytest
 
 from computer import field
 from computer.board import ruleset
-from computer.review import Reviewer, StakeInput, TurnInput, review_engine, review_game
+from computer.review import (
+    MatchContext,
+    Reviewer,
+    StakeInput,
+    TurnInput,
+    review_engine,
+    review_game,
+)
 from computer.search import ROLLS
 from nardy import BACKGAMMON_RULES, HitPosition
 
@@ -159,3 +166,19 @@ def test_the_nardy_games_are_reviewed_by_the_network() -> None:
                        ruleset("short_nardy").legal_plays(
                            ruleset("short_nardy").initial(), WHITE, (3, 1), True)[0].steps)]
     assert review_game("short_nardy", turns, 0).as_dict()["engine"] == "network"
+
+
+@needs_field
+def test_in_a_match_each_play_gets_its_match_winning_chance() -> None:
+    """The MWC is read from the field engine's estimates: the winning bear-off keeps
+    White's match won (it needs 1 point), the other loses it (Black needs 1 too)."""
+    position = last_two()
+    plays = BACKGAMMON_RULES.legal_plays(position, WHITE, (2, 1), False)
+    wrong = next(p for p in plays if BACKGAMMON_RULES.outcome(p.position) is None)
+    review = review_game(RULES, [TurnInput(position, WHITE, (2, 1), False, wrong.steps)],
+                         1, match=MatchContext(5, (1, 1)))
+    turn = review.turns[0]
+    assert turn.best_mwc == pytest.approx(1.0)
+    assert turn.played.mwc == pytest.approx(0.0, abs=0.01)
+    assert turn.mwc_lost == pytest.approx(1.0, abs=0.01)
+    assert review.sides[WHITE].mwc_lost == pytest.approx(turn.mwc_lost)
