@@ -1,17 +1,22 @@
 """How far the game review (computer/review.py) can be trusted (docs/computer.md, "Review
 accuracy").
 
-    python -m bench.review_validation gnubg --games 50 --depths 0 1
+    python -m bench.review_validation gnubg --games 100 --depths 1 2 --gnubg-plies 2 \
+        --engine network --reference gnubg-2ply.json
     python -m bench.review_validation levels --games 100 --depth 1
 
 ``gnubg``: seeded backgammon games between two computer levels (``--levels``, by default
 ``heuristic`` and ``network``, swapping colours every game) are reviewed at each depth
-and analysed by GNU Backgammon itself (``gnubg -t``: the games as one ``.mat`` money
-session written by :mod:`nardy.mat`, ``analyse match`` at 0-ply, cubeless, its
-``gnubg.match(analysis=1)`` read back). Over the moves both call a choice (not forced,
-not a pass) it prints the Spearman rank correlation of the two equity losses, the share
-of gnubg's blunders (loss >= 0.08) that the review marks a mistake or a blunder, and
-the reverse share.
+by the review's ``--engine`` (``field``: the field engine, ``network``: the project's
+own network; by default whichever the review uses) and analysed by GNU Backgammon
+itself (``gnubg -t``: the games as one ``.mat`` money session written by
+:mod:`nardy.mat`, ``analyse match`` at ``--gnubg-plies`` plies, cubeless, with gnubg's
+own move filters; its ``gnubg.match(analysis=1)`` read back). Over the moves both call a
+choice (not forced, not a pass) it prints the Spearman rank correlation of the two
+equity losses, the share of gnubg's blunders (loss >= 0.08) that the review marks a
+mistake or a blunder, and the reverse share. ``--reference FILE`` keeps gnubg's losses
+(with the games' digest and its plies): a later run on the same games reads them
+instead of analysing again, so two engines are compared with the one reference.
 
 ``levels``: for the rule sets without an outside reference, seeded games between two
 levels per rule set (``--rules``, by default every rule set but backgammon), reviewed at
@@ -22,6 +27,7 @@ should be rated better.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -35,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from bench.analysis import level_game
-from computer.review import TurnInput, review_game
+from computer.review import ENGINES, TurnInput, review_game
 from nardy import RULESETS, SIDE_NAMES
 from nardy.mat import MAT_RULES, format_mat
 
@@ -44,9 +50,11 @@ BLUNDER = 0.08
 
 GNUBG_SCRIPT = """
 import gnubg, json
-gnubg.command("set analysis chequerplay evaluation plies 0")
+gnubg.command("set threads 1")
+gnubg.command("set analysis chequerplay evaluation plies %d" % PLIES)
 gnubg.command("set analysis chequerplay evaluation cubeful off")
-gnubg.command("set analysis cubedecision evaluation plies 0")
+gnubg.command("set analysis cube off")
+gnubg.command("set analysis luck off")
 gnubg.command("import mat " + PATH)
 gnubg.command("analyse match")
 out = []
@@ -101,9 +109,10 @@ def mat_record(rules: str, games: Sequence[list[TurnInput]]) -> dict[str, Any]:
                 for t in turns]} for n, turns in enumerate(games, start=1)]}
 
 
-def gnubg_losses(rules: str, games: Sequence[list[TurnInput]]) -> list[list[float | None]]:
-    """gnubg's 0-ply cubeless equity loss of every move of every game (``None``: no
-    choice)."""
+def gnubg_losses(rules: str, games: Sequence[list[TurnInput]], plies: int = 0
+                 ) -> list[list[float | None]]:
+    """gnubg's cubeless equity loss at ``plies`` of every move of every game (``None``:
+    no choice). The cube and luck are not analysed: only the moves are compared."""
     program = gnubg_path()
     if program is None:
         raise SystemExit("gnubg is not installed")
@@ -111,17 +120,44 @@ def gnubg_losses(rules: str, games: Sequence[list[TurnInput]]) -> list[list[floa
         path = Path(tmp) / "games.mat"
         path.write_text(format_mat(mat_record(rules, games)), encoding="utf-8")
         script = Path(tmp) / "analyse.py"
-        script.write_text(f"PATH = {str(path)!r}\n" + GNUBG_SCRIPT, encoding="utf-8")
+        script.write_text(f"PATH = {str(path)!r}\nPLIES = {int(plies)}\n" + GNUBG_SCRIPT,
+                          encoding="utf-8")
         (Path(tmp) / "home").mkdir()
         done = subprocess.run([program, "-t", "-q", "-r", "-p", str(script)],
                               capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               env={**os.environ, "HOME": str(Path(tmp) / "home")},
-                              timeout=3600)
+                              timeout=6 * 3600)
     line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
     if line is None:
         raise SystemExit("gnubg gave no analysis:\n" + done.stdout[-2000:] + done.stderr[-2000:])
     found: list[list[float | None]] = json.loads(line[len("RESULT "):])
     return found
+
+
+def games_digest(rules: str, games: Sequence[list[TurnInput]]) -> str:
+    """A digest of the games' moves: a stored reference is read only for the same games."""
+    text = json.dumps(mat_record(rules, games), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def reference_losses(rules: str, games: Sequence[list[TurnInput]], plies: int,
+                     stored: str | None) -> list[list[float | None]]:
+    """gnubg's losses (:func:`gnubg_losses`), read from ``stored`` when it holds them for
+    these games at these plies, else analysed (and written there)."""
+    key = {"digest": games_digest(rules, games), "plies": plies}
+    if stored and Path(stored).exists():
+        found = json.loads(Path(stored).read_text(encoding="utf-8"))
+        if {k: found.get(k) for k in key} == key:
+            print(f"gnubg's {plies}-ply analysis read from {stored}", flush=True)
+            losses: list[list[float | None]] = found["losses"]
+            return losses
+    start = time.perf_counter()
+    losses = gnubg_losses(rules, games, plies)
+    print(f"gnubg {plies}-ply cubeless analysis: {time.perf_counter() - start:.0f} s",
+          flush=True)
+    if stored:
+        Path(stored).write_text(json.dumps({**key, "losses": losses}), encoding="utf-8")
+    return losses
 
 
 def played_games(rules: str, count: int, seed: int, levels: tuple[str, str]
@@ -142,18 +178,19 @@ def compare_with_gnubg(args: argparse.Namespace) -> None:
     turns = sum(len(g) for g, _ in games)
     print(f"{rules}: {args.games} games of {levels[0]} vs {levels[1]}, seed {args.seed}, "
           f"{turns} turns ({time.perf_counter() - start:.0f} s to play)", flush=True)
-    start = time.perf_counter()
-    reference = gnubg_losses(rules, [g for g, _ in games])
-    print(f"gnubg 0-ply cubeless analysis: {time.perf_counter() - start:.0f} s", flush=True)
+    reference = reference_losses(rules, [g for g, _ in games], args.gnubg_plies,
+                                 args.reference)
     if len(reference) != len(games) or any(
             len(r) != len(g) for r, (g, _) in zip(reference, games, strict=True)):
         raise SystemExit("gnubg read another number of games or moves than were written")
+    engine = args.engine
     for depth in args.depths:
         start = time.perf_counter()
         ours: list[float] = []
         theirs: list[float] = []
         for (turns_of_game, _), ref in zip(games, reference, strict=True):
-            review = review_game(rules, turns_of_game, depth)
+            review = review_game(rules, turns_of_game, depth, engine=args.engine)
+            engine = review.engine
             for turn, loss in zip(review.turns, ref, strict=True):
                 if turn.kind == "move" and loss is not None:
                     ours.append(turn.loss)
@@ -162,8 +199,8 @@ def compare_with_gnubg(args: argparse.Namespace) -> None:
         blunders = b >= BLUNDER
         marked = a >= BLUNDER
         caught = int(np.sum(blunders & marked))
-        print(f"review depth {depth}: {len(a)} moves with a choice "
-              f"({time.perf_counter() - start:.0f} s)")
+        print(f"review depth {depth} by the {engine} against gnubg {args.gnubg_plies}-ply: "
+              f"{len(a)} moves with a choice ({time.perf_counter() - start:.0f} s)")
         print(f"  Spearman rank correlation of the equity loss: {spearman(a, b):.3f}")
         print(f"  gnubg's blunders (loss >= {BLUNDER}): {int(blunders.sum())}; marked a "
               f"mistake or blunder by the review: {caught} = "
@@ -214,6 +251,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     g.add_argument("--depths", nargs="+", type=int, default=[0, 1], choices=[0, 1, 2])
     g.add_argument("--levels", nargs=2, default=["heuristic", "network"])
     g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--gnubg-plies", type=int, default=2, choices=[0, 1, 2])
+    g.add_argument("--engine", choices=ENGINES, default=None,
+                   help="the review's engine (default: the one the review uses)")
+    g.add_argument("--reference", default=None,
+                   help="a JSON file keeping gnubg's losses for these games")
     s = sub.add_parser("levels", help="the other rule sets: error rates per level")
     s.add_argument("--games", type=int, default=100)
     s.add_argument("--depth", type=int, default=1, choices=[0, 1, 2])

@@ -28,10 +28,22 @@ import random
 from typing import Literal
 
 from nardy import BoardPosition, Side, Step, Turn
+from nardy import stakes as nardy_stakes
 
-from . import stakes
+from . import field, stakes
 from .board import UnreadableBoardError, ruleset
-from .levels import LEARNED, LEVELS, Picker, levels_for, picker, race_estimate
+from .levels import (
+    FIELD_SEARCH,
+    LEARNED,
+    LEVELS,
+    Chooser,
+    chooser,
+    engine_of,
+    engines_for,
+    levels_for,
+    race_estimate,
+    through_field,
+)
 from .network import OUTPUTS, WeightsMismatchError
 from .search import Evaluator
 from .stakes import Situation
@@ -46,6 +58,8 @@ __all__ = [
     "WeightsMismatchError",
     "choose_for_turn",
     "choose_play",
+    "engine_of",
+    "engines_for",
     "estimate",
     "levels_for",
     "match_stake_decision",
@@ -79,7 +93,7 @@ def choose_play(rules: str, level: str, position: BoardPosition, side: Side,
     rs = ruleset(rules)
     _check_level(rules, level)
     plays = rs.legal_plays(position, side, dice, first_turn)
-    return plays[_picker(rules, level, rng, side, situation)(plays, side)].steps
+    return plays[_chooser(rules, level, rng, side, situation)(position, plays, side)].steps
 
 
 def choose_for_turn(rules: str, level: str, turn: Turn,
@@ -91,14 +105,15 @@ def choose_for_turn(rules: str, level: str, turn: Turn,
     ruleset(rules)
     _check_level(rules, level)
     plays = turn.plays()
-    return plays[_picker(rules, level, rng, turn.side, situation)(plays, turn.side)].steps
+    pick = _chooser(rules, level, rng, turn.side, situation)
+    return plays[pick(turn.position, plays, turn.side)].steps
 
 
-def _picker(rules: str, level: str, rng: random.Random | None, side: Side,
-            situation: Situation | None) -> Picker:
+def _chooser(rules: str, level: str, rng: random.Random | None, side: Side,
+             situation: Situation | None) -> Chooser:
     if situation is None or level not in LEARNED:
-        return picker(rules, level, rng)
-    return picker(rules, level, rng, objective=situation.objective(rules, side))
+        return chooser(rules, level, rng)
+    return chooser(rules, level, rng, objective=situation.objective(rules, side))
 
 
 def estimate(rules: str, position: BoardPosition, side: Side, first_turn: bool = False,
@@ -112,16 +127,23 @@ def estimate(rules: str, position: BoardPosition, side: Side, first_turn: bool =
 def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, *,
                    question: Literal["offer", "accept"], stake: int, next_stake: int,
                    mars: bool = True, first_turn: bool = False,
-                   rng: random.Random | None = None) -> bool:
+                   rng: random.Random | None = None, away: tuple[int, int] | None = None,
+                   ) -> bool:
     """Whether ``side`` offers the raise ``stake`` → ``next_stake`` before rolling
     (``question="offer"``; ``side`` is about to roll), or accepts one the opponent
     offered (``question="accept"``; the opponent is about to roll).
 
     ``mars``: whether a win can score more than one (``False`` with ``dave`` stakes,
-    S6). The rule is :mod:`computer.stakes`'s; the estimates are the level's: the
-    network at 1 ply (``network``, ``strong``, ``expert``), the pip-count race formula
-    (``heuristic``), a coin (``random``). Whether an offer is allowed at all (S2-S7) is
-    the caller's to check. Raises like :func:`choose_play`.
+    S6). ``away``: the points ``side`` and its opponent still need in a match
+    (:func:`match_stake_decision` passes them), ``None`` in money play. In backgammon
+    the levels the field engine plays (:func:`through_field`) take its cube decision,
+    cubeful, at their depth and at ``away``'s score — where the raise is the cube's
+    (doubling, marses counting); otherwise the rule is :mod:`computer.stakes`'s and the
+    estimates are the level's: the field engine's, the network at 1 ply (``network``,
+    ``strong``, ``expert``), the pip-count race formula (``heuristic``), a coin
+    (``random``).
+    Whether an offer is allowed at all (S2-S7) is the caller's to check. Raises like
+    :func:`choose_play`.
     """
     ruleset(rules)
     _check_level(rules, level)
@@ -131,7 +153,20 @@ def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, 
         return (rng or random.Random()).random() < 0.5
     roller = side if question == "offer" else 1 - side
     roller_first = first_turn if question == "offer" else False
-    if level == "heuristic":
+    if through_field(rules, level):
+        plies = FIELD_SEARCH[level].plies
+        if mars and next_stake == 2 * stake and next_stake <= field.MAX_STAKE:
+            # S2: the stake starts centred; after an accepted raise only the side that
+            # accepted may offer, so a raise above the first comes from the cube's holder.
+            owner = "centred" if stake == nardy_stakes.START_STAKE else "roller"
+            roller_away = away if away is None or question == "offer" else (away[1], away[0])
+            # No offer is allowed in the Crawford game (S7), so a match game asked
+            # about is never it: Open Sage reads a side needing 1 as post-Crawford.
+            action = field.cube_action(position, roller, stake=stake, owner=owner,
+                                       away=roller_away, plies=plies)
+            return action.double if question == "offer" else action.take
+        values = list(field.to_roll_probabilities(position, roller, plies))
+    elif level == "heuristic":
         win = race_estimate(rules, position, roller)
         values = [win, 0.0, 0.0, 0.0, 0.0]
     else:
@@ -150,9 +185,11 @@ def match_stake_decision(rules: str, level: str, position: BoardPosition, side: 
     """:func:`stake_decision` in a match: the match score first (:mod:`computer.stakes`:
     never offer a dead cube, accept when refusing loses the match), then the level's
     rule with the stake, the next stake and whether marses count read from
-    ``situation``. The server's computer (``games.bots``) and the reference bot client
-    (:mod:`computer.lab.client`) both decide here. Whether an offer is allowed at all
-    (S2-S7) is the caller's to check. Raises like :func:`stake_decision`.
+    ``situation`` — in backgammon through the field engine, its cube decision at the
+    match score (its match equity table; post-Crawford play). The server's computer
+    (``games.bots``) and the reference bot client (:mod:`computer.lab.client`) both
+    decide here. Whether an offer is allowed at all (S2-S7) is the caller's to check.
+    Raises like :func:`stake_decision`.
     """
     ruleset(rules)
     _check_level(rules, level)
@@ -160,9 +197,12 @@ def match_stake_decision(rules: str, level: str, position: BoardPosition, side: 
         return False
     if question == "accept" and situation.refusal_loses_the_match:
         return True
+    away = (max(situation.length - situation.own, 1),
+            max(situation.length - situation.opponent, 1))
     return stake_decision(rules, level, position, side, question=question,
                           stake=situation.stake, next_stake=situation.next_stake,
-                          mars=situation.mars, first_turn=first_turn, rng=rng)
+                          mars=situation.mars, first_turn=first_turn, rng=rng,
+                          away=away if situation.length > 0 else None)
 
 
 def resignation_decision(rules: str, level: str, position: BoardPosition, side: Side,

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from nardy import RULESETS, BoardPosition, Side
+from nardy import BACKGAMMON_RULES, RULESETS, BoardPosition, Side
 from nardy import BoardPlay as Play
 
-from . import heuristic
+from . import field, heuristic
 from .board import UnreadableBoardError, boards, pips, readable, reader, ruleset
 from .network import Net
 from .score import Objective
@@ -29,12 +30,82 @@ LEVELS: dict[str, str] = {
               "opponent's best reply to each of its 21 rolls.",
     "expert": "The neural network with a 2-ply look-ahead over the dice and move filters: "
               "the strongest level.",
+    "world-class": "Backgammon only: the field engine's deepest search within a move's time.",
 }
 """Level name → one sentence (``GET computer/``). :func:`levels_for` says which exist
-for a rule set: the learned levels need its trained weights."""
+for a rule set (the learned levels need its trained weights or the field engine;
+``world-class`` is backgammon's) and gives backgammon's own sentences."""
 
-LEARNED = frozenset({"network", "strong", "expert"})
-PLIES = {"network": 0, "strong": 1, "expert": 2}
+LEARNED = frozenset({"network", "strong", "expert", "world-class"})
+PLIES = {"network": 0, "strong": 1, "expert": 2, "world-class": 2}
+"""The look-ahead of each learned level with the project's own network (``world-class``
+where the field engine is missing: the expert's search)."""
+
+FIELD_RULES = BACKGAMMON_RULES.name
+"""The rule set the field engine plays (:mod:`computer.field`)."""
+
+FIELD_ONLY = frozenset({"world-class"})
+"""Levels offered only in :data:`FIELD_RULES`."""
+
+
+@dataclass(frozen=True)
+class FieldSearch:
+    """How a level searches with the field engine: ``plies`` (GNU Backgammon's count)
+    over the best ``keep`` candidates within ``margin`` of the best by the raw network."""
+
+    plies: int
+    keep: int = field.FILTER_KEEP
+    margin: float = field.FILTER_MARGIN
+
+
+FIELD_SEARCH: dict[str, FieldSearch] = {
+    "network": FieldSearch(0),
+    "strong": FieldSearch(1),
+    "expert": FieldSearch(2),
+    "world-class": FieldSearch(2, keep=8, margin=0.16),
+}
+"""The learned levels in backgammon with the field engine (docs/computer.md, "The field
+engine"): ``network`` its raw network, ``strong`` one ply ahead, ``expert`` two (Open
+Sage's own "3-ply" analysis and filter), ``world-class`` the same two plies over a filter
+twice as wide — the deepest search whose decision time stays within 300 ms at p95 here
+(three plies take seconds)."""
+
+FIELD_TEXTS: dict[str, str] = {
+    "network": "Plays the move the field engine's neural network (Open Sage) rates best, "
+               "without looking ahead.",
+    "strong": "The field engine (Open Sage) looking one roll ahead: each candidate judged "
+              "by the opponent's best reply to each of its 21 rolls.",
+    "expert": "The field engine (Open Sage) with a 2-ply look-ahead over the dice and its "
+              "move filter.",
+    "world-class": "The field engine (Open Sage) at its deepest within a move's time: a "
+                   "2-ply look-ahead over twice as many candidates. The strongest level.",
+}
+"""Backgammon's sentences for the levels the field engine plays."""
+
+FALLBACK_WORLD_CLASS = ("Where the field engine is not installed: the neural network's "
+                        "2-ply look-ahead, as expert.")
+
+OWN_NETWORK = "own network"
+"""The level list's engine of a level played by the project's own network."""
+OWN_HEURISTIC = "own heuristic"
+RANDOM = "random"
+
+
+def through_field(rules: str, level: str) -> bool:
+    """Whether ``level`` plays ``rules`` through the field engine: backgammon's learned
+    levels where the engine is :func:`~computer.field.available`."""
+    return rules == FIELD_RULES and level in FIELD_SEARCH and field.available()
+
+
+def engine_of(rules: str, level: str) -> str:
+    """Which engine plays ``level`` in ``rules``, as the level list says it: the field
+    engine's name and version (``"Open Sage 2.0.20260907"``), :data:`OWN_NETWORK`,
+    :data:`OWN_HEURISTIC` or :data:`RANDOM`."""
+    if through_field(rules, level):
+        return field.engine_label() or field.ENGINE
+    if level in LEARNED:
+        return OWN_NETWORK
+    return OWN_HEURISTIC if level == "heuristic" else RANDOM
 
 SEARCH_FILE = WEIGHTS_DIR / "search.json"
 """The expert's search settings per rule set, data beside the committed networks."""
@@ -57,32 +128,72 @@ whose full 2-ply misses the 300 ms a decision at p95 — the nardy games (Long N
 
 
 def levels_for(rules: str) -> dict[str, str]:
-    """The levels playable in ``rules`` (name → sentence): ``random`` always; the
-    others where the computer reads the rule set's board (:func:`~computer.board.readable`),
-    the learned ones with its trained weights. Raises ``KeyError`` for an unknown rule
-    set."""
+    """The levels playable in ``rules`` (name → sentence), strongest last: ``random``
+    always; the others where the computer reads the rule set's board
+    (:func:`~computer.board.readable`), the learned ones with its trained weights or,
+    in backgammon, the field engine; ``world-class`` in backgammon only (played by the
+    own network's expert search where the field engine is missing, and the sentence says
+    so). Raises ``KeyError`` for an unknown rule set."""
     ruleset(rules)
     if not readable(rules):
         return {"random": LEVELS["random"]}
     learned = weights_path(rules).exists()
-    return {name: text for name, text in LEVELS.items() if learned or name not in LEARNED}
+    found: dict[str, str] = {}
+    for name, text in LEVELS.items():
+        if name in FIELD_ONLY and rules != FIELD_RULES:
+            continue
+        if through_field(rules, name):
+            found[name] = FIELD_TEXTS[name]
+        elif learned or name not in LEARNED:
+            found[name] = (f"{text} {FALLBACK_WORLD_CLASS}" if name in FIELD_ONLY else text)
+    return found
+
+
+def engines_for(rules: str) -> dict[str, str]:
+    """:func:`levels_for`'s levels → the engine that plays each (:func:`engine_of`)."""
+    return {name: engine_of(rules, name) for name in levels_for(rules)}
 
 
 Picker = Callable[[Sequence[Play], Side], int]
 """Chooses the index of one of ``side``'s legal plays."""
+
+Chooser = Callable[[BoardPosition, Sequence[Play], Side], int]
+"""Chooses the index of one of ``side``'s legal plays from a position (the plays'
+starting point, which the field engine reads)."""
+
+
+def chooser(rules: str, level: str, rng: random.Random | None = None,
+            objective: Objective | None = None) -> Chooser:
+    """The play chooser of ``level`` in ``rules`` as the server plays it: through the
+    field engine where :func:`through_field`, else :func:`picker`'s (the own network,
+    the heuristic, a coin). ``objective`` as in :func:`picker`. Raises
+    ``UnknownLevelError``."""
+    if not through_field(rules, level):
+        pick = picker(rules, level, rng, objective=objective)
+        return lambda position, plays, side: pick(plays, side)
+    search = FIELD_SEARCH[level]
+
+    def choose(position: BoardPosition, plays: Sequence[Play], side: Side) -> int:
+        return field.best_play(position, side, plays, search.plies, objective,
+                               keep=search.keep, margin=search.margin)
+
+    return choose
 
 
 def picker(rules: str, level: str, rng: random.Random | None = None,
            net: Net | None = None, exact_race: bool = True,
            race: bool | Net | None = None, reduced: bool | None = None,
            objective: Objective | None = None) -> Picker:
-    """The play chooser of ``level`` in ``rules``; ``net`` overrides the committed
-    weights (training and tests); ``exact_race=False``: the learned levels value
-    bear-off races by the network, not the database (:mod:`computer.bearoff`; for
-    measuring what it adds); ``race``: the race network (:mod:`computer.race`; ``None``
-    the committed one with the committed network, ``False`` none: the contact network
-    in races too; :class:`~computer.search.Evaluator`); ``reduced``: the expert's 2-ply
-    reduced or full (``None``: reduced in the rule sets of :data:`REDUCED`);
+    """The play chooser of ``level`` in ``rules`` with the project's own evaluation
+    (the own network for the learned levels, also in backgammon: the comparison and the
+    field engine's fallback; :func:`chooser` is what the server plays); ``net``
+    overrides the committed weights (training and tests); ``exact_race=False``: the
+    learned levels value bear-off races by the network, not the database
+    (:mod:`computer.bearoff`; for measuring what it adds); ``race``: the race network
+    (:mod:`computer.race`; ``None`` the committed one with the committed network,
+    ``False`` none: the contact network in races too; :class:`~computer.search.Evaluator`);
+    ``reduced``: the expert's 2-ply reduced or full (``None``: reduced in the rule sets
+    of :data:`REDUCED`);
     ``objective``: what the learned levels play for (:mod:`computer.score`: the match
     score's; ``None`` money equity). Raises ``UnknownLevelError``."""
     if level not in LEVELS:

@@ -13,6 +13,14 @@ engine's values) and a depth (0, 1 or 2 plies, :class:`~computer.search.Evaluato
 - the **luck** of the roll;
 - the stake decisions the game had (offer / no offer, accept / refuse).
 
+**The engine.** Backgammon is reviewed by the field engine (:mod:`computer.field`,
+Open Sage) where it can be imported, everything else (and backgammon without it) by the
+project's own network (:func:`review_engine`); the review says which
+(:attr:`GameReview.engine`). The plays are the project's engine's either way; by the
+field engine every estimate (plays, luck) is Open Sage's at the same depths, counted
+as GNU Backgammon counts plies, and the stake decisions are its cube analysis
+(:meth:`Reviewer.stake`).
+
 **The convention.** Equity is *cubeless points per game per unit of the current stake,
 for the side to move* (:func:`~computer.network.equity`: ``2 P(win) - 1`` plus the
 mars/gammon and koks/backgammon terms; with ``mars=False`` (``dave`` stakes, S6) every
@@ -47,7 +55,9 @@ won per unit of stake, negative when Black won) minus White's luck plus Black's.
 
 **Rates.** A side's error rate is its mean equity lost per non-forced decision (its
 moves and its stake decisions); the performance rating is that times 500 (the scale
-backgammon players know from Backgammon Galaxy and gnubg: lower is better).
+backgammon players know from Backgammon Galaxy and gnubg: lower is better). Reviewed by
+the field engine, that rating is the "PR" on the field's scale (``pr`` in
+:meth:`GameReview.as_dict`; ``None`` when the network reviewed).
 """
 
 from __future__ import annotations
@@ -60,6 +70,7 @@ import numpy as np
 
 from nardy import SIDE_NAMES, BoardPosition, Side, Step
 
+from . import field as field_engine
 from . import stakes
 from .board import ruleset
 from .levels import REDUCED
@@ -70,7 +81,7 @@ from .score import (  # noqa: F401 (the review's names before computer.score)
     match_equity_table,
     match_equity_table_for,
 )
-from .search import Evaluator, gc_paused
+from .search import ROLLS, Evaluator, gc_paused
 from .weights_io import load_net
 
 TOP = 5
@@ -81,6 +92,26 @@ DEEP = 6
 (with the play made)."""
 
 DEPTHS = (0, 1, 2)
+
+ENGINES = ("field", "network")
+"""Who values the plays: the field engine (:mod:`computer.field`, backgammon only) or
+the project's own network."""
+
+FIELD_RULES = frozenset({"backgammon"})
+"""The rule sets the field engine reviews when it is available."""
+
+
+def review_engine(rules: str, engine: str | None = None) -> str:
+    """Who reviews a game of ``rules``: ``engine`` if given (``field`` only where it can:
+    ``ValueError`` otherwise), else the field engine for :data:`FIELD_RULES` when it is
+    :func:`computer.field.available`, else the project's network."""
+    if engine is None:
+        return "field" if rules in FIELD_RULES and field_engine.available() else "network"
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, not {engine!r}")
+    if engine == "field" and (rules not in FIELD_RULES or not field_engine.available()):
+        raise ValueError(f"the field engine cannot review {rules} here")
+    return engine
 
 MARKS = ("inaccuracy", "mistake", "blunder")
 
@@ -196,6 +227,8 @@ class GameReview:
     result: float
     luck_adjusted: float
     match: MatchContext | None = None
+    engine: str = "network"
+    """Who valued the plays (:data:`ENGINES`)."""
 
     def as_dict(self) -> dict[str, Any]:
         """Plain JSON-able values (steps in the engine's notation)."""
@@ -205,14 +238,16 @@ class GameReview:
                     "plies": p.plies, "mwc": _round(p.mwc, 5)}
 
         m = self.match
+        field_scale = self.engine == "field"
         return {
-            "rules": self.rules, "depth": self.depth,
+            "rules": self.rules, "depth": self.depth, "engine": self.engine,
             "result": round(self.result, 4), "luck_adjusted": round(self.luck_adjusted, 4),
             "match": None if m is None else {
                 "length": m.length, "need": list(m.need), "crawford": m.crawford,
                 "after_crawford": m.after_crawford},
             "sides": [{"decisions": s.decisions, "loss": round(s.loss, 4),
                        "error_rate": round(s.error_rate, 5), "rating": round(s.rating, 2),
+                       "pr": round(s.rating, 2) if field_scale else None,
                        "marks": dict(s.marks), "luck": round(s.luck, 4),
                        "mwc_lost": _round(s.mwc_lost, 5)}
                       for s in self.sides],
@@ -248,18 +283,22 @@ def mark_for(rules: str, loss: float) -> str | None:
 
 
 class Reviewer:
-    """Reviews turns of one rule set at one depth with one network."""
+    """Reviews turns of one rule set at one depth with one engine (:func:`review_engine`;
+    ``net`` gives the project's network another set of weights)."""
 
     def __init__(self, rules: str, depth: int, net: Net | None = None,
-                 mars: bool = True, match: MatchContext | None = None) -> None:
+                 mars: bool = True, match: MatchContext | None = None,
+                 engine: str | None = None) -> None:
         if depth not in DEPTHS:
             raise ValueError(f"depth must be one of {DEPTHS}, not {depth!r}")
         self.rules = rules
         self.depth = depth
         self.mars = mars
         self.rs = ruleset(rules)
-        self.ev = Evaluator(rules, net if net is not None else load_net(rules),
-                            reduced=rules in REDUCED)
+        self.engine = review_engine(rules, "network" if net is not None else engine)
+        self.ev = (None if self.engine == "field" else
+                   Evaluator(rules, net if net is not None else load_net(rules),
+                             reduced=rules in REDUCED))
         self.match = match if match is not None and match.length > 1 else None
         self.met = (None if self.match is None else MatchEquity(
             WIN_FREQUENCIES[rules] if mars else {1: 1.0}, self.match.crawford))
@@ -273,39 +312,62 @@ class Reviewer:
                                    self.match.after_crawford, self.mars)
         return [float(v) for v in np.asarray(probs, dtype=float) @ weights[1:] + weights[0]]
 
-    def _deep(self, positions: Sequence[BoardPosition], me: Side) -> np.ndarray:
+    def _field(self, position: BoardPosition, plays: Sequence[Any], me: Side,
+               plies: int) -> np.ndarray:
+        """The field engine's estimates of every one of ``me``'s ``plays`` from
+        ``position``, at ``plies``, from ``me``'s side."""
+        probs = np.empty((len(plays), 5))
+        for r in field_engine.rank_plays(position, me, plays, plies, keep=len(plays),
+                                         margin=np.inf):
+            probs[r.index] = r.probabilities
+        return probs
+
+    def _static(self, position: BoardPosition, plays: Sequence[Any], me: Side) -> np.ndarray:
+        """0-ply estimates of the plays' results, from ``me``'s side."""
+        if self.ev is None:
+            return self._field(position, plays, me, 0)
+        return self.ev.static([p.position for p in plays], me)
+
+    def _deep(self, position: BoardPosition, plays: Sequence[Any], me: Side) -> np.ndarray:
+        """The plays' results' estimates at the review's depth, from ``me``'s side."""
+        if self.ev is None:
+            return self._field(position, plays, me, self.depth)
+        positions = [p.position for p in plays]
         if self.depth == 0:
             return self.ev.static(positions, me)
         if self.depth == 1:
             return self.ev.one_ply(positions, me)
         return self.ev.two_ply(positions, me)
 
+    def _clear(self) -> None:
+        if self.ev is not None:
+            self.ev.clear()
+
     def turn(self, number: int, t: TurnInput) -> TurnReview:
         plays = self.rs.legal_plays(t.position, t.side, t.dice, t.first_turn)
         played_at = self._find(plays, t)
         if len(plays) == 1:
             kind: Kind = "pass" if not plays[0].steps else "forced"
-            probs = self.ev.static([plays[0].position], t.side)
+            probs = self._static(t.position, plays, t.side)
             only = float(equity(probs, self.mars)[0])
             mwc = self._mwc(probs, t)
             luck = only - self._average(t)
-            self.ev.clear()
+            self._clear()
             value = PlayValue(plays[0].steps, only, 0, None if mwc is None else mwc[0])
             return TurnReview(number, t.side, t.dice, kind, value, [value], 0.0, None, luck,
                               value.mwc, None if mwc is None else 0.0)
         with gc_paused():
             try:
-                positions = [p.position for p in plays]
-                static = equity(self.ev.static(positions, t.side), self.mars)
+                static = equity(self._static(t.position, plays, t.side), self.mars)
                 luck = float(np.max(static)) - self._average(t)
                 order = [int(i) for i in np.argsort(-static, kind="stable")]
                 deep = order[:DEEP] if self.depth else order[:TOP]
                 if played_at not in deep:
                     deep.append(played_at)
-                probs = self._deep([positions[i] for i in deep], t.side)
+                probs = self._deep(t.position, [plays[i] for i in deep], t.side)
                 values = equity(probs, self.mars)
             finally:
-                self.ev.clear()
+                self._clear()
         mwcs = self._mwc(probs, t)
         mwc_of = {} if mwcs is None else dict(zip(deep, mwcs, strict=True))
         valued = sorted(zip(deep, (float(v) for v in values), strict=True),
@@ -340,13 +402,30 @@ class Reviewer:
 
     def _average(self, t: TurnInput) -> float:
         """The 0-ply equity of ``t.side`` about to roll, averaged over the 21 rolls."""
+        if self.ev is None:
+            return float(equity(self._field_to_roll(t.position, t.side, t.first_turn),
+                                self.mars))
         return float(equity(self.ev.to_roll(t.position, t.side, t.first_turn, plies=1),
                             self.mars))
+
+    def _field_to_roll(self, position: BoardPosition, side: Side,
+                       first_turn: bool) -> np.ndarray:
+        """The field engine's estimates for ``side`` about to roll: over the 21 rolls,
+        the 0-ply estimates after each roll's best play by 0-ply (a roll with no legal
+        move leaves the position as it is)."""
+        total = np.zeros(5)
+        for dice, weight in ROLLS:
+            plays = self.rs.legal_plays(position, side, dice, first_turn)
+            probs = self._static(position, plays, side)
+            total += weight * probs[int(np.argmax(equity(probs, self.mars)))]
+        return total
 
     def stake(self, s: StakeInput) -> list[StakeReview]:
         """The offer decision, and the answer if there was an offer. Equities are in
         units of the current stake, cubeless (docs: the value of the right to raise is
         not counted, so the offer rule of :mod:`computer.stakes` is the reference)."""
+        if self.ev is None:
+            return self._field_stake(s)
         plies = min(self.depth, 1)
         own = self.ev.to_roll(s.position, s.by, s.first_turn, plies)
         self.ev.clear()
@@ -373,16 +452,49 @@ class Reviewer:
         return out
 
 
+    def _field_stake(self, s: StakeInput) -> list[StakeReview]:
+        """The stake decision by the field engine's cube analysis at the review's depth
+        (:func:`computer.field.cube_action`): cubeful equities per unit of the current
+        stake, at the match score in a match. *offer* is worth the worse for the offerer
+        of the opponent's two answers, *no offer* what playing on is; *accept* and
+        *refuse* are the same seen from the answering side."""
+        away = (None if self.match is None
+                else (self.match.need[s.by], self.match.need[1 - s.by]))
+        # Stake 1: nobody holds the cube; above it the offerer holds it (it accepted the
+        # last raise, S2).
+        cube = field_engine.cube_action(s.position, s.by, stake=s.stake,
+                                        owner="centred" if s.stake == 1 else "roller",
+                                        away=away, plies=self.depth)
+        equities = {"offer": min(cube.double_take, cube.double_pass),
+                    "no_offer": cube.no_double}
+        right = "offer" if cube.double else "no_offer"
+        chose = "offer" if s.offered else "no_offer"
+        loss = max(0.0, equities[right] - equities[chose])
+        out = [StakeReview(s.before_turn, "offer", s.by, chose, equities, right, loss,
+                           mark_for(self.rules, loss))]
+        if s.offered and s.accepted is not None:
+            answers = {"accept": -cube.double_take, "refuse": -cube.double_pass}
+            right_answer = "accept" if cube.take else "refuse"
+            chose_answer = "accept" if s.accepted else "refuse"
+            lost = max(0.0, answers[right_answer] - answers[chose_answer])
+            out.append(StakeReview(s.before_turn, "accept", 1 - s.by, chose_answer, answers,
+                                   right_answer, lost, mark_for(self.rules, lost)))
+        return out
+
+
 def review_game(rules: str, turns: Sequence[TurnInput], depth: int, *,
                 stake_decisions: Sequence[StakeInput] = (), result: float = 0.0,
                 mars: bool = True, net: Net | None = None,
-                progress: Any = None, match: MatchContext | None = None) -> GameReview:
+                progress: Any = None, match: MatchContext | None = None,
+                engine: str | None = None) -> GameReview:
     """The review of one game (module docstring). ``result``: White's points from the
     game per unit of stake (negative: Black won). ``progress(done, total)`` is called
     after each turn. ``match``: the match score the game is played at (MWC; ``None`` or
-    a 1-point match: none). Raises :class:`ReviewError` when a play does not replay: no
-    partial review."""
-    reviewer = Reviewer(rules, depth, net, mars, match)
+    a 1-point match: none). ``engine``: who values the plays (:func:`review_engine`; by
+    default the field engine for backgammon where it is available, else the project's
+    network; ``net`` means the network). Raises :class:`ReviewError` when a play does
+    not replay: no partial review."""
+    reviewer = Reviewer(rules, depth, net, mars, match, engine)
     counted = 0.0 if reviewer.match is not None else None
     sides = (SideSummary(mwc_lost=counted), SideSummary(mwc_lost=counted))
     reviews: list[TurnReview] = []
@@ -411,4 +523,4 @@ def review_game(rules: str, turns: Sequence[TurnInput], depth: int, *,
                 side.marks[sr.mark] += 1
     adjusted = result - sides[0].luck + sides[1].luck
     return GameReview(rules, depth, reviews, stake_reviews, sides, result, adjusted,
-                      reviewer.match)
+                      reviewer.match, reviewer.engine)

@@ -32,10 +32,12 @@ def levels(rules: str) -> dict[str, str]:
 
 
 def levels_json() -> list[shapes.RulesLevels]:
-    """``GET computer/``: every rule set with the levels that play it, a sentence each."""
+    """``GET computer/``: every rule set with the levels that play it, a sentence each
+    and the engine that plays each."""
     return [
         {"rules": rules,
-         "levels": [{"level": level, "description": text, "account": account_name(level)}
+         "levels": [{"level": level, "description": text, "account": account_name(level),
+                     "engine": computer.engine_of(rules, level)}
                     for level, text in levels(rules).items()]}
         for rules in RULESETS if _computer_plays(rules)
     ]

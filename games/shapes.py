@@ -404,6 +404,10 @@ class Level(TypedDict):
     level: Annotated[str, Doc("What `POST matches/` takes as `computer`.")]
     description: Annotated[str, Doc("How this level plays, in a sentence.")]
     account: Annotated[str, Doc("The account it plays as (`is_bot` on its public profile).")]
+    engine: Annotated[str, Doc(
+        "Which engine plays it in this rule set: the field engine's name and version "
+        "(`Open Sage 2.0.20260907`, backgammon's learned levels where it is installed), "
+        "`own network`, `own heuristic` or `random`.")]
 
 
 class RulesLevels(TypedDict):
@@ -554,9 +558,12 @@ class MatchAnalysis(TypedDict):
     error: Annotated[str, Doc("Why it failed (a record that does not replay); else empty.")]
     games: Annotated[list[dict[str, Any]] | None,
                      Doc("When done: per game, its review (docs/computer.md, \"Game "
-                         "review\"): money-play equities and, in a match longer than 1 "
-                         "point, each play's match-winning chance (`mwc`, `best_mwc`, "
-                         "`mwc_lost`); else null.")]
+                         "review\"): which engine reviewed it (`engine`: `field` or "
+                         "`network`), money-play equities, each side's `pr` (the "
+                         "performance rating on the field engine's scale; null unless "
+                         "`engine` is `field`) and, in a match longer than 1 point, each "
+                         "play's match-winning chance (`mwc`, `best_mwc`, `mwc_lost`); "
+                         "else null.")]
 
 
 class ReviewMarks(TypedDict):
@@ -576,6 +583,9 @@ class ReviewAverage(TypedDict):
     marks_per_game: Annotated[dict[str, float], Doc("The same per game.")]
     luck: Annotated[float, Doc("Mean luck per game (equity; positive: lucky).")]
     last_match: Annotated[int, Doc("The newest match counted.")]
+    pr: Annotated[float | None, Doc(
+        "The PR (500 × equity lost per decision, the field engine's scale) pooled over "
+        "those games the field engine reviewed; null when it reviewed none.")]
 
 
 class PlayerReview(TypedDict):

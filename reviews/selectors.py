@@ -57,9 +57,10 @@ def briefs(match: Match) -> list[shapes.AnalysisBrief]:
 def player_review(user: Any, last: int = DEFAULT_LAST) -> shapes.PlayerReview:
     """``user``'s figures per rule set over the newest ``last`` analysed games of each
     (newest match first, then its later games first): decisions, the pooled error rate
-    and ×500 rating, mark counts (in all and per game), mean luck per game. A match counts
-    once, with its deepest done analysis; hotseat matches (one account on both sides)
-    do not count."""
+    and ×500 rating, mark counts (in all and per game), mean luck per game, and the PR
+    pooled over those games the field engine reviewed (``None`` without one). A match
+    counts once, with its deepest done analysis; hotseat matches (one account on both
+    sides) do not count."""
     seats = Q(match__white=user) | Q(match__black=user)
     found = (Analysis.objects.filter(seats, state=Analysis.State.DONE, match__hotseat=False)
              .select_related("match").order_by("-match__finished_at", "-match_id", "-depth"))
@@ -73,6 +74,7 @@ def player_review(user: Any, last: int = DEFAULT_LAST) -> shapes.PlayerReview:
         side = 0 if match.white_id == user.pk else 1
         row = sums.setdefault(match.rules, {"games": 0, "decisions": 0, "loss": 0.0,
                                             "luck": 0.0, "last_match": match.pk,
+                                            "field_decisions": 0, "field_loss": 0.0,
                                             "marks": dict.fromkeys(MARKS, 0)})
         for game in sorted(analysis.results or (), key=lambda g: -int(g.get("game", 0))):
             if row["games"] >= last:
@@ -82,6 +84,9 @@ def player_review(user: Any, last: int = DEFAULT_LAST) -> shapes.PlayerReview:
             row["decisions"] += int(mine["decisions"])
             row["loss"] += float(mine["loss"])
             row["luck"] += float(mine["luck"])
+            if game.get("engine") == "field":
+                row["field_decisions"] += int(mine["decisions"])
+                row["field_loss"] += float(mine["loss"])
             for mark in MARKS:
                 row["marks"][mark] += int(mine["marks"].get(mark, 0))
     by_rules: dict[str, shapes.ReviewAverage] = {}
@@ -97,5 +102,7 @@ def player_review(user: Any, last: int = DEFAULT_LAST) -> shapes.PlayerReview:
             "games": games, "decisions": row["decisions"], "error_rate": round(rate, 5),
             "rating": round(500 * rate, 2), "marks": marks,
             "marks_per_game": {m: round(row["marks"][m] / games, 3) for m in MARKS},
-            "luck": round(row["luck"] / games, 4), "last_match": row["last_match"]}
+            "luck": round(row["luck"] / games, 4), "last_match": row["last_match"],
+            "pr": (round(500 * row["field_loss"] / row["field_decisions"], 2)
+                   if row["field_decisions"] else None)}
     return {"username": user.username, "last": last, "by_rules": by_rules}

@@ -28,7 +28,8 @@ _REQUEST = inline_serializer("AnalysisRequest", {
     "depth": serializers.ChoiceField(
         choices=DEPTHS, required=False,
         help_text="Plies: 0, 1 or 2 (default 2: the `expert` level's search, "
-                  "reduced but in backgammon)."),
+                  "reduced but in backgammon; backgammon by the field engine, plies "
+                  "counted as GNU Backgammon counts them)."),
 })
 
 

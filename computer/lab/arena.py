@@ -2,9 +2,14 @@
 
     python -m computer.lab arena expert heuristic --rules long_nardy --games 1000 --seed 1
     python -m computer.lab arena expert gnubg --rules backgammon --games 500 --jobs 2
+    python -m computer.lab arena world-class gnubg-1ply --rules backgammon --match 1
 
 ``A`` and ``B`` are level names (:data:`computer.LEVELS`) or ``gnubg`` (GNU Backgammon
-at 0-ply, backgammon only, :mod:`computer.lab.gnubg`). ``A`` has White in the even games
+at 0-ply, backgammon only, :mod:`computer.lab.gnubg`; ``gnubg-1ply`` at 1-ply). The
+learned levels play backgammon as the server plays them: through the field engine
+(:mod:`computer.field`) where it is installed; ``expert-own`` (any learned level with
+``-own``) plays with the project's own network instead, as do the levels given
+``--weights``, ``--race-weights``, ``-nodb`` or ``-norace``. ``A`` has White in the even games
 and Black in the odd ones. Game ``i``'s starter and dice, and the ``random`` level's
 choices in it, are drawn from ``(--seed, i)`` alone, so the games and their tallies do
 not depend on ``--jobs`` (worker processes, each with its own players, one gnubg
@@ -51,7 +56,16 @@ from pathlib import Path
 from typing import Protocol
 
 from computer.board import profile, ruleset
-from computer.levels import LEARNED, LEVELS, REDUCED, levels_for, picker
+from computer.levels import (
+    LEARNED,
+    LEVELS,
+    REDUCED,
+    chooser,
+    engine_of,
+    levels_for,
+    picker,
+    through_field,
+)
 from computer.network import Net, WeightsMismatchError, weights_digest
 from computer.race import load_race_net
 from computer.score import match_objective
@@ -63,6 +77,11 @@ from .gnubg import GnubgError, GnubgPlayer, find_gnubg
 from .match import MAX_TURNS, first_dice
 
 GNUBG = "gnubg"
+GNUBG_1PLY = "gnubg-1ply"
+"""GNU Backgammon searching one roll ahead (its 1-ply)."""
+OWN = "-own"
+"""A learned level's name with this suffix (``expert-own``) plays backgammon with the
+project's own network, not the field engine: the comparison, and the fallback."""
 NO_DB = "-nodb"
 """A learned level's name with this suffix (``network-nodb``) is that level valuing
 bear-off races by its network instead of the exact database (:mod:`computer.bearoff`)."""
@@ -79,7 +98,8 @@ MONEY = "-money"
 count) even in a ``--match`` run: the computer as it played before it played for the
 match (:mod:`computer.score`), for measuring what that changed."""
 PLAYERS = (*LEVELS, *(f"{level}{suffix}" for level in LEVELS if level in LEARNED
-                      for suffix in (NO_DB, NO_RACE, MONEY)), f"expert{FULL}", GNUBG)
+                      for suffix in (NO_DB, NO_RACE, MONEY, OWN)), f"expert{FULL}", GNUBG,
+           GNUBG_1PLY)
 """Every name the arena takes for ``A`` and ``B``."""
 
 
@@ -93,7 +113,19 @@ def _level(name: str) -> tuple[str, bool]:
         return "expert", True
     if name.endswith(MONEY) and name.removesuffix(MONEY) in LEARNED:
         return name.removesuffix(MONEY), True
+    if name.endswith(OWN) and name.removesuffix(OWN) in LEARNED:
+        return name.removesuffix(OWN), True
     return name, True
+
+
+def _through_field(rules: str, name: str, weights: Path | None = None,
+                   race_weights: Path | None = None) -> bool:
+    """Whether player ``name`` plays through the field engine: a learned level in
+    backgammon, as the server plays it (no ``-own``, ``-nodb``, ``-norace``,
+    ``-full``, no other network given)."""
+    level = _level(name)[0]
+    return (name in (level, f"{level}{MONEY}") and weights is None and race_weights is None
+            and through_field(rules, level))
 
 
 def _reduced(rules: str, name: str) -> bool:
@@ -141,6 +173,26 @@ class Player(Protocol):
     def close(self) -> None: ...
 
 
+class FieldPlayer:
+    """A learned level played through the field engine (:func:`computer.levels.chooser`);
+    ``match`` as :class:`LevelPlayer`'s."""
+
+    def __init__(self, rules: str, level: str, match: int = 0) -> None:
+        self.objective = (match_objective(rules, 0, length=match, own=0, opponent=0)
+                          if match else None)
+        self._choose = chooser(rules, level, objective=self.objective)
+
+    def new_game(self, rng: random.Random) -> None:
+        """The field engine is deterministic: nothing to draw."""
+
+    def choose(self, position: BoardPosition, side: Side, dice: tuple[int, int],
+               first_turn: bool, plays: Sequence[Play]) -> int:
+        return self._choose(position, plays, side)
+
+    def close(self) -> None:
+        pass
+
+
 class LevelPlayer:
     """One of :data:`computer.LEVELS`; ``net``: the learned levels' network; ``race``:
     their race network (see :func:`computer.levels.picker`)."""
@@ -178,7 +230,7 @@ def check_player(rules: str, name: str, weights: Path | None = None,
         ruleset(rules)
     except KeyError as error:
         raise ArenaError(error.args[0]) from None
-    if name == GNUBG:
+    if name in (GNUBG, GNUBG_1PLY):
         if rules != "backgammon":
             raise ArenaError(f"gnubg plays backgammon only, not {rules!r}")
         if find_gnubg() is None:
@@ -203,8 +255,10 @@ def make_player(rules: str, name: str, weights: Path | None = None, match: int =
     the race network a learned level plays races with (default the committed one; a
     ``-norace`` level has none)."""
     check_player(rules, name, weights, race_weights)
-    if name == GNUBG:
-        return GnubgPlayer(match=match)
+    if name in (GNUBG, GNUBG_1PLY):
+        return GnubgPlayer(match=match, plies=1 if name == GNUBG_1PLY else 0)
+    if _through_field(rules, name, weights, race_weights):
+        return FieldPlayer(rules, _level(name)[0], 0 if name.endswith(MONEY) else match)
     race: bool | Net | None = _uses_race(name)
     if race is None and weights is not None:  # a given network plays as the committed
         race = True                            # one would: with the committed race network
@@ -338,9 +392,13 @@ class Setup:
         """What a record file's first line says: the setup, with each learned player's
         network named by its file's digest (the committed file when none was given)."""
         digests: dict[str, str | None] = {}
+        engines: dict[str, str] = {}
         for player, name in (("a", self.a), ("b", self.b)):
             path = self.weights_of(player)
-            if _level(name)[0] not in LEARNED:
+            if _through_field(self.rules, name, path, self.race_weights_of(player)):
+                digests[player] = None  # the field engine's weights: named by its version
+                engines[f"{player}_engine"] = engine_of(self.rules, _level(name)[0])
+            elif _level(name)[0] not in LEARNED:
                 digests[player] = None
             else:
                 digests[player] = weights_digest(path or weights_path(self.rules))
@@ -353,6 +411,7 @@ class Setup:
             header["reduced"] = reduced  # cannot go on with the reduced, nor this with it
         if self.match:  # money play's records (all before there was match play) say none
             header["match"] = self.match
+        header.update(engines)  # nor those before the field engine played
         for player, name in (("a", self.a), ("b", self.b)):  # nor those before this option
             path = self.race_weights_of(player)
             if path is not None and _level(name)[0] in LEARNED and _uses_race(name) is None:

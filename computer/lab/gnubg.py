@@ -4,8 +4,9 @@
 ``gnubg``) in its no-GUI Python scripting mode (``gnubg -t -q -r -p script``): the
 script (:data:`SERVER`) reads one request a line — a position ID
 (:meth:`HitPosition.gnubg_id`) and a roll — and answers with
-``gnubg.findbestmove`` at **0-ply, cubeless, no noise**, money play without the
-Jacoby rule (so gammons and backgammons count, as in the arena). Its move comes back
+``gnubg.findbestmove`` at **0-ply** (or 1-ply: the arena's ``gnubg-1ply``), **cubeless,
+no noise**, money play without the Jacoby rule (so gammons and backgammons count, as in
+the arena) or the first game of a match. Its move comes back
 as ``(from, to)`` pairs in the mover's numbering (25 = the bar, 0 = off), is applied
 to the engine's position here (:func:`apply_steps`) and matched against the engine's
 legal plays by the resulting position; a move that matches none raises
@@ -55,7 +56,7 @@ gnubg.command("set jacoby off")
 # is cubeless); or the first game of a MATCH_TO-point match (gammons worth what they do
 # for the match: nothing in a 1-point one).
 CUBE = gnubg.cubeinfo(1, -1, 0, MATCH_TO, (0, 0), 0, 0)
-CONTEXT = {{"cubeful": 0, "plies": 0, "deterministic": 1, "prune": 0, "noise": 0.0}}
+CONTEXT = {{"cubeful": 0, "plies": PLIES, "deterministic": 1, "prune": 0, "noise": 0.0}}
 
 
 def answer(text):
@@ -79,15 +80,17 @@ while True:
 '''
 """The script gnubg runs: one request a line (``<position ID> <die> <die>``), one
 answer a line (``move <from> <to> ...|<notation>`` or ``error ...``), ``quit`` ends it.
-``MATCH_TO`` is set before it (:func:`server_script`)."""
+``MATCH_TO`` and ``PLIES`` are set before it (:func:`server_script`)."""
 
 
-def server_script(match: int = 0) -> str:
+def server_script(match: int = 0, plies: int = 0) -> str:
     """:data:`SERVER` for money play (``match=0``) or for the first game of a ``match``-point
-    match."""
+    match, gnubg searching ``plies`` (0: its raw network; 1: one roll ahead)."""
     if match < 0:
         raise ValueError(f"a match length is positive, or 0 for money play, not {match}")
-    return f"MATCH_TO = {int(match)}\n" + SERVER
+    if plies not in (0, 1, 2):
+        raise ValueError(f"gnubg plays at 0, 1 or 2 plies here, not {plies}")
+    return f"MATCH_TO = {int(match)}\nPLIES = {int(plies)}\n" + SERVER
 
 
 class GnubgError(RuntimeError):
@@ -159,8 +162,8 @@ def apply_move(position: HitPosition, side: Side, text: str) -> HitPosition:
 
 
 class GnubgPlayer:
-    """One gnubg process answering best moves at 0-ply (see the module doc); ``match``:
-    money play (0) or the first game of a ``match``-point match.
+    """One gnubg process answering best moves at ``plies`` (0 by default, see the module
+    doc); ``match``: money play (0) or the first game of a ``match``-point match.
 
     ``new_game`` and ``choose`` make it an arena player (:class:`computer.lab.arena.Player`);
     ``close`` (or ``with``) ends the process, which also ends by itself when this
@@ -169,14 +172,14 @@ class GnubgPlayer:
 
     name = "gnubg"
 
-    def __init__(self, executable: str | None = None, match: int = 0) -> None:
+    def __init__(self, executable: str | None = None, match: int = 0, plies: int = 0) -> None:
         path = executable or find_gnubg()
         if path is None:
             raise GnubgError("GNU Backgammon is not installed (Debian: apt-get install "
                              "gnubg; looked on $PATH and in /usr/games)")
         self._dir = tempfile.TemporaryDirectory(prefix="nard-gnubg-")
         script = Path(self._dir.name) / "server.py"
-        script.write_text(server_script(match))
+        script.write_text(server_script(match, plies))
         self._recent: deque[str] = deque(maxlen=20)
         self._answers: queue.Queue[str | None] = queue.Queue()
         try:

@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 
 import computer.weights_io
+from computer import field
 from computer.board import ruleset
 from computer.lab import PREVIOUS_DIR
 from computer.lab import __main__ as cli
 from computer.lab.arena import (
     ArenaError,
+    FieldPlayer,
     LevelPlayer,
     Setup,
     main,
@@ -322,7 +324,7 @@ def test_expert_full_is_the_unreduced_expert_and_records_tell_them_apart(tmp_pat
     assert make_player("short_nardy", "expert").reduced is True
     assert make_player("short_nardy", "expert-full").reduced is False
     assert make_player("long_nardy", "expert").reduced is True
-    assert make_player("backgammon", "expert").reduced is False
+    assert make_player("backgammon", "expert-own").reduced is False
     assert make_player("nard", "strong").reduced is False
     assert Setup("short_nardy", "expert", "expert-full", seed=1).header()["reduced"] == ["a"]
     assert "reduced" not in Setup("backgammon", "expert", "strong", seed=1).header()
@@ -354,11 +356,14 @@ def test_match_play_is_another_setup_and_plays_for_the_match(tmp_path,
     assert player.objective is not None
     assert all(np.allclose(w, WINS_ONLY) for w in player.objective.weights)
     assert LevelPlayer("backgammon", "network").objective is None
-    money = make_player("backgammon", "expert-money", match=1)
+    money = make_player("long_nardy", "expert-money", match=1)
     assert isinstance(money, LevelPlayer) and money.objective is None
     assert money.level == "expert"
-    alone = make_player("backgammon", "expert", match=1)
+    alone = make_player("long_nardy", "expert", match=1)
     assert isinstance(alone, LevelPlayer) and alone.objective is not None
+    # Backgammon's (through the field engine where it is installed) alike.
+    assert make_player("backgammon", "expert-money", match=1).objective is None
+    assert make_player("backgammon", "expert", match=1).objective is not None
     assert server_script(1).startswith("MATCH_TO = 1\n")
     assert server_script().startswith("MATCH_TO = 0\n")
     with pytest.raises(ValueError):
@@ -414,7 +419,7 @@ def test_race_weights_give_the_learned_players_another_race_network(tmp_path) ->
     player = make_player("backgammon", "network", race_weights=path)
     assert np.array_equal(player.race.b2, variant.b2)
     assert make_player("backgammon", "network-norace", race_weights=path).race is False
-    assert make_player("backgammon", "network").race is None  # the committed one
+    assert make_player("backgammon", "network-own").race is None  # the committed one
     header = Setup("backgammon", "network", "network", seed=1, race_weights=path).header()
     assert header["a_race_weights"] == header["b_race_weights"] == weights_digest(path)
     previous = PREVIOUS_DIR / "backgammon.npz"
@@ -447,3 +452,49 @@ def test_bad_race_weights_are_refused(argv: list[str], message: str,
     assert stopped.value.code == 2
     captured = capsys.readouterr()
     assert message in captured.err and not captured.out
+
+
+def test_gnubg_one_ply_searches_a_roll_ahead() -> None:
+    """``gnubg-1ply``: the script asks gnubg for its 1-ply, which plays some positions
+    otherwise than its 0-ply (seeded random decisions)."""
+    assert "\nPLIES = 1\n" in server_script(1, plies=1)
+    with pytest.raises(ValueError):
+        server_script(0, plies=3)
+    rs = ruleset("backgammon")
+    rng = random.Random(4)
+    differ = 0
+    with GnubgPlayer() as zero, make_player("backgammon", "gnubg-1ply") as one:
+        position, side, first = rs.initial(), 0, True
+        for _ in range(40):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = rs.legal_plays(position, side, dice, first)
+            first = False
+            if len(plays) > 1:
+                a = zero.choose(position, side, dice, False, plays)
+                differ += a != one.choose(position, side, dice, False, plays)
+            position = plays[rng.randrange(len(plays))].position
+            if rs.outcome(position) is not None:
+                position, side, first = rs.initial(), 0, True
+            side = 1 - side
+    assert differ > 0
+
+
+@pytest.mark.skipif(not field.available(), reason="the field engine is not installed")
+def test_backgammons_learned_levels_play_through_the_field_engine_and_say_so() -> None:
+    """In backgammon a learned level plays as the server plays it, through the field
+    engine, and the record's header names the engine; ``-own`` plays the project's own
+    network (the comparison), another setup whose records do not mix with it."""
+    assert isinstance(make_player("backgammon", "world-class", match=1), FieldPlayer)
+    assert isinstance(make_player("backgammon", "expert-own"), LevelPlayer)
+    assert isinstance(make_player("long_nardy", "expert"), LevelPlayer)
+    field_header = Setup("backgammon", "world-class", "gnubg", seed=1, match=1).header()
+    assert field_header["a_engine"] == field.engine_label()
+    assert field_header["a_weights"] is None and "b_engine" not in field_header
+    own = Setup("backgammon", "expert-own", "gnubg", seed=1).header()
+    assert "a_engine" not in own and own["a_weights"] is not None
+    rs = ruleset("backgammon")
+    player = make_player("backgammon", "strong")
+    player.new_game(random.Random(1))
+    plays = rs.legal_plays(rs.initial(), 0, (3, 1), True)
+    assert player.choose(rs.initial(), 0, (3, 1), True, plays) == field.best_play(
+        rs.initial(), 0, plays, 1)

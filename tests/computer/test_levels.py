@@ -85,7 +85,7 @@ def test_unknown_level_and_rules():
 
 
 def test_levels_have_a_sentence_each():
-    assert set(LEVELS) == {"random", "heuristic", "network", "strong", "expert"}
+    assert set(LEVELS) == {"random", "heuristic", "network", "strong", "expert", "world-class"}
     assert all(text.endswith(".") and len(text) > 20 for text in LEVELS.values())
     assert {"random", "heuristic"} <= set(levels_for("long_nardy"))
 

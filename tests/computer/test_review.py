@@ -179,13 +179,14 @@ def test_each_rule_sets_table_is_a_match_equity_table(rules: str) -> None:
 def test_the_2_ply_review_searches_as_the_expert_plays(rules: str) -> None:
     """The review's depth 2 is the expert's 2-ply: reduced where the expert's is
     (``computer.levels.REDUCED``), full elsewhere — the plays are judged by the search
-    the computer plays with."""
+    the computer plays with (backgammon's by the project's network: the field engine
+    is tested in tests/computer/test_review_field.py)."""
 
-    reviewer = Reviewer(rules, 2)
-    assert reviewer.ev.reduced is (rules in REDUCED)
+    reviewer = Reviewer(rules, 2, engine="network")
+    assert reviewer.ev is not None and reviewer.ev.reduced is (rules in REDUCED)
     turn = random_game(rules, seed=2)[6]
-    positions = [p.position for p in ruleset(rules).legal_plays(
-        turn.position, turn.side, turn.dice, turn.first_turn)][:2]
+    plays = ruleset(rules).legal_plays(turn.position, turn.side, turn.dice,
+                                       turn.first_turn)[:2]
     expected = Evaluator(rules, load_net(rules), reduced=rules in REDUCED).two_ply(
-        positions, turn.side)
-    assert np.allclose(reviewer._deep(positions, turn.side), expected, atol=1e-6)
+        [p.position for p in plays], turn.side)
+    assert np.allclose(reviewer._deep(turn.position, plays, turn.side), expected, atol=1e-6)

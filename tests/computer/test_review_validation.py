@@ -7,8 +7,17 @@ import re
 
 import pytest
 
+import bench.review_validation as validation
 from bench.review_latency import main as latency
-from bench.review_validation import gnubg_path, main, mat_record, played_games, ranks, spearman
+from bench.review_validation import (
+    gnubg_path,
+    main,
+    mat_record,
+    played_games,
+    ranks,
+    reference_losses,
+    spearman,
+)
 from nardy import RULESETS
 from nardy.mat import MAT_RULES, format_mat
 
@@ -28,6 +37,26 @@ def test_the_games_swap_colours_and_are_written_as_one_money_session():
     assert [seated for _, seated in games] == [("heuristic", "random"), ("random", "heuristic")]
     text = format_mat(mat_record(BACKGAMMON, [g for g, _ in games]))
     assert " 0 point match" in text and text.count(" Game ") == 2
+
+
+def test_a_stored_reference_is_read_for_the_same_games_and_plies_only(tmp_path, monkeypatch):
+    calls: list[int] = []
+
+    def analyse(rules, games, plies):
+        calls.append(plies)
+        return [[float(plies)] * len(g) for g in games]
+
+    monkeypatch.setattr(validation, "gnubg_losses", analyse)
+    games = [g for g, _ in played_games(BACKGAMMON, 2, 5, ("heuristic", "random"))]
+    stored = str(tmp_path / "reference.json")
+    first = reference_losses(BACKGAMMON, games, 2, stored)
+    assert calls == [2] and [len(g) for g in first] == [len(g) for g in games]
+    assert reference_losses(BACKGAMMON, games, 2, stored) == first and calls == [2]
+    reference_losses(BACKGAMMON, games, 0, stored)  # other plies: analysed again
+    assert calls == [2, 0]
+    others = [g for g, _ in played_games(BACKGAMMON, 2, 6, ("heuristic", "random"))]
+    reference_losses(BACKGAMMON, others, 0, stored)  # other games: analysed again
+    assert calls == [2, 0, 0]
 
 
 def test_levels_prints_a_line_per_level(capsys):

@@ -30,7 +30,47 @@ def test_the_levels_are_listed_per_rule_set_with_a_sentence_each(api: Any, db: A
         for lvl in entry["levels"]:
             assert lvl["description"] == expected[lvl["level"]]
             assert lvl["account"] == f"computer-{lvl['level']}"
+            assert lvl["engine"] == computer.engine_of(entry["rules"], lvl["level"])
         assert {"random", "heuristic"} <= {lvl["level"] for lvl in entry["levels"]}
+        # world-class is backgammon's alone, its strongest.
+        names = [lvl["level"] for lvl in entry["levels"]]
+        assert ("world-class" in names) == (entry["rules"] == "backgammon")
+
+
+def test_the_level_list_says_which_engine_plays(api: Any, db: Any) -> None:
+    from computer import field
+
+    body = {entry["rules"]: {lvl["level"]: lvl["engine"] for lvl in entry["levels"]}
+            for entry in api.get(LEVELS).json()}
+    assert body["long_nardy"]["expert"] == "own network"
+    assert body["long_nardy"]["heuristic"] == "own heuristic"
+    assert body["backgammon"]["random"] == "random"
+    if field.available():
+        label = field.engine_label()
+        assert label is not None and label.startswith("Open Sage ")
+        assert {body["backgammon"][level] for level in
+                ("network", "strong", "expert", "world-class")} == {label}
+
+
+def test_without_the_field_engine_the_list_says_the_own_network_plays(
+        api: Any, db: Any, monkeypatch: Any) -> None:
+    import sys
+
+    from computer import field
+
+    field._engine.cache_clear()
+    monkeypatch.setitem(sys.modules, "bgsage", None)
+    monkeypatch.setitem(sys.modules, "bgsage.analyzer", None)
+    monkeypatch.setitem(sys.modules, "bgsage.weights", None)
+    try:
+        body = {entry["rules"]: {lvl["level"]: lvl for lvl in entry["levels"]}
+                for entry in api.get(LEVELS).json()}
+    finally:
+        field._engine.cache_clear()
+    backgammon = body["backgammon"]
+    assert [backgammon[level]["engine"] for level in
+            ("network", "strong", "expert", "world-class")] == ["own network"] * 4
+    assert "not installed" in backgammon["world-class"]["description"]
 
 
 @pytest.mark.parametrize(("body", "field"), [

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from rest_framework.test import APIClient
 
+from computer import field
 from games.models import Turn
 from reviews import services as review_services
 from reviews import tasks as review_tasks
@@ -43,6 +46,33 @@ def test_a_player_queues_it_and_anyone_reads_it_when_done(finished, settings):
     assert read["turns_done"] == read["turns_total"] > 0
     assert [g["game"] for g in read["games"]] == sorted(g.number for g in match.games.all())
     assert all("sides" in g and "turns" in g for g in read["games"])
+    # Backgammon: the field engine reviewed where it is installed, with each side's PR.
+    engine = "field" if field.available() else "network"
+    assert {g["engine"] for g in read["games"]} == {engine}
+    for g in read["games"]:
+        for s in g["sides"]:
+            assert s["pr"] == (s["rating"] if engine == "field" else None)
+
+
+def test_without_the_field_engine_the_network_reviews_backgammon(finished, monkeypatch):
+    """The field engine's import fails (no wheel for the platform): the review is the
+    project's network's, says so, and has no PR."""
+    user, match = finished
+    monkeypatch.setattr(review_services, "_enqueue", lambda analysis_id: None)
+    monkeypatch.setitem(sys.modules, "bgbot_cpp", None)
+    monkeypatch.setitem(sys.modules, "bgsage", None)
+    monkeypatch.setitem(sys.modules, "bgsage.analyzer", None)
+    monkeypatch.setitem(sys.modules, "bgsage.weights", None)
+    field._engine.cache_clear()
+    try:
+        analysis = review_services.request_analysis(match_id=match.pk, user=user, depth=0)
+        assert review_tasks.run_analysis(analysis.pk) == "done"
+    finally:
+        monkeypatch.undo()
+        field._engine.cache_clear()
+    read = _client().get(f"/api/v1/matches/{match.pk}/analysis/").json()
+    assert {g["engine"] for g in read["games"]} == {"network"}
+    assert all(s["pr"] is None for g in read["games"] for s in g["sides"])
 
 
 def test_refusals_have_stable_codes(finished, make_user):

@@ -62,6 +62,22 @@ def test_the_averages_pool_the_last_games_per_rule_set(make_user):
     assert one["error_rate"] == pytest.approx(0.03)
 
 
+def test_the_pr_pools_only_the_games_the_field_engine_reviewed(make_user):
+    alice, bob = make_user(), make_user()
+    match = _analysed(alice, bob, "backgammon",
+                      [(_side(10, 0.5, 0.0), _side(10, 0.0, 0.0)),
+                       (_side(30, 0.3, 0.0), _side(10, 0.0, 0.0))])
+    Analysis.objects.filter(match=match).update(results=[
+        {"game": 1, "engine": "field", "sides": [_side(10, 0.5, 0.0), _side(10, 0.0, 0.0)]},
+        {"game": 2, "engine": "network", "sides": [_side(30, 0.3, 0.0),
+                                                   _side(10, 0.0, 0.0)]}])
+    row = player_review(alice)["by_rules"]["backgammon"]
+    assert row["decisions"] == 40 and row["rating"] == pytest.approx(500 * 0.8 / 40)
+    assert row["pr"] == pytest.approx(500 * 0.5 / 10)  # game 1 only
+    _analysed(alice, bob, "long_nardy", [(_side(10, 0.5, 0.0), _side(10, 0.0, 0.0))])
+    assert player_review(alice)["by_rules"]["long_nardy"]["pr"] is None
+
+
 def test_a_match_counts_once_with_its_deepest_analysis_and_hotseat_not_at_all(make_user):
     alice, bob = make_user(), make_user()
     match = _analysed(alice, bob, RULES[0], [(_side(10, 1.0, 0.0), _side(10, 0.0, 0.0))])

@@ -43,6 +43,7 @@ def test_the_profile_shows_review_averages_and_links_each_game_replay(
     assert page.evaluate("location.hash") == "#/players/bob"
     row = page.locator(f'#profile-review tr[data-rules="{reviewed.rules}"]')
     expect(row.locator("td.rating")).to_have_text("5.0")   # 500 × 0.1 / 10 (bob is Black)
+    expect(row.locator("td.pr")).to_have_text("—")  # not reviewed by the field engine
     expect(row).to_contain_text("0.0100")
     expect(row).to_contain_text("-0.250")
     history = page.locator("#profile-history .match-row")

@@ -134,6 +134,37 @@ def test_a_player_asks_for_the_review_and_sees_it_arrive(open_page, make_user, n
         api_get(page, f"matches/{match.pk}/analysis/")["games"][0]["turns"])
 
 
+def test_a_backgammon_review_says_its_engine_and_shows_the_pr(open_page, make_user,
+                                                              no_queue):
+    """Backgammon reviewed by the field engine: the summary names it and shows each
+    side's PR; a Long Nardy review names the project's network and has no PR row."""
+    from computer import field
+
+    match = finished_match(make_user, rules="backgammon", seed=5)
+    analysis = review_services.request_analysis(match_id=match.pk, user=match.white,
+                                                 depth=0)
+    assert review_tasks.run_analysis(analysis.pk) == "done"
+    page = open_page(1280, 1000)
+    open_replay(page, match.pk)
+    page.wait_for_selector("#review-table")
+    review = api_get(page, f"matches/{match.pk}/analysis/")["games"][0]
+    engine = page.locator("#review-engine")
+    if not field.available():  # the fallback: the network reviewed, no PR
+        assert engine.get_attribute("data-engine") == "network"
+        assert page.locator("#review-pr").count() == 0
+        return
+    assert review["engine"] == "field"
+    assert engine.get_attribute("data-engine") == "field"
+    assert "Open Sage" in engine.inner_text()
+    cells = page.locator("#review-pr td")
+    assert [cells.nth(i).inner_text() for i in range(2)] == [
+        f"{side['pr']:.1f}" for side in review["sides"]]
+    other = analysed(make_user, seed=6)
+    open_replay(page, other.pk)
+    page.wait_for_selector('#review-engine[data-engine="network"]')
+    assert page.locator("#review-pr").count() == 0
+
+
 def test_the_review_page_in_russian(open_page, make_user, no_queue):
     from tests.web.test_i18n import untranslated
 

@@ -210,13 +210,13 @@ async function loadFeatures() {
 function levelOf(item) {
   return typeof item === "object" && item !== null
     ? { level: item.level ?? item.name ?? item.id, text: item.description || item.text || "",
-        account: item.account || null }
-    : { level: item, text: "", account: null };
+        account: item.account || null, engine: item.engine || null }
+    : { level: item, text: "", account: null, engine: null };
 }
 
 /**
  * The computer's levels, by rule set: GET computer/ answers
- * [{rules, levels: [{level, description, account}]}] (docs/api.md); a flat list of
+ * [{rules, levels: [{level, description, account, engine}]}] (docs/api.md); a flat list of
  * levels (an older shape) counts for every rule set, under "*".
  */
 async function loadComputer() {

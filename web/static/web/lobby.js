@@ -10,6 +10,23 @@ import { pairingPanel, pairingText, ratingsPanel } from "./ratings.js";
 import { guestPanel, upgradePanel } from "./guest.js";
 import { followingPanel } from "./following.js";
 import { noticeHeard } from "./notices.js";
+
+/** The engine of a learned level of GET computer/ as the page shows it ("own network"
+ * translated, a field engine by its name, with its version when `full`), or null for
+ * the levels that are their own engine (random, heuristic). */
+function engineName(level, full = false) {
+  const engine = level.engine;
+  if (!engine || engine === "random" || engine === "own heuristic") return null;
+  if (engine.startsWith("own ")) return _(engine);
+  return full ? engine : engine.replace(/ \d[\w.]*$/, "");
+}
+
+/** A level's name in the level list, with the engine that plays it: "Expert — Open Sage". */
+function levelLabel(level) {
+  const name = _(cap(level.level));
+  const engine = engineName(level);
+  return engine ? `${name} — ${engine}` : name;
+}
 import { replayLink } from "./replay.js";
 
 async function createForm(onCreated) {
@@ -60,12 +77,16 @@ async function createForm(onCreated) {
     const levels = levelsFor(offer.computer, rulesNow());
     // The level's name and sentence come from the API in English; the catalogue has
     // them (djangojs.po, kept by hand: tests/web/test_rule_set_texts.py).
+    // Each level says which engine plays it here: "World-class — Open Sage".
     levelSelect.replaceChildren(...levels.map((l) => h("option", { value: l.level,
                                                                     title: _(l.text) },
-                                                         _(cap(l.level)))));
+                                                         levelLabel(l))));
     if (levels.some((l) => l.level === chosen)) levelSelect.value = chosen;
     const picked = levels.find((l) => l.level === levelSelect.value);
-    levelText.textContent = picked ? _(picked.text) : _("No level plays these rules yet.");
+    const engine = picked && engineName(picked, true)
+      ? ` ${f(_("Engine: %(engine)s."), { engine: engineName(picked, true) })}` : "";
+    levelText.textContent = picked ? _(picked.text) + engine
+      : _("No level plays these rules yet.");
   };
   const sync = () => {
     const mode = modeSelect.value;

@@ -1,8 +1,8 @@
 // A player's profile                           #/players/<username>
 //
 // Their game-review averages over the last analysed games of each rule set (GET
-// accounts/users/{name}/review/: error rate, the ×500 rating, marks per game, luck), their
-// ratings (GET accounts/users/{name}/ratings/, with each rule set's graph) and their
+// accounts/users/{name}/review/: error rate, the ×500 rating, the PR, marks per game,
+// luck), their ratings (GET accounts/users/{name}/ratings/, with each rule set's graph) and their
 // finished matches (GET matches/?player=&status=finished), each game linked to its replay
 // (#/matches/<id>/replay/<n>, replay.js) and the match to its page.
 
@@ -25,12 +25,15 @@ export function reviewTable(review) {
   return h("div", { class: "table-scroll" }, h("table", { class: "review-averages" },
     h("thead", {}, h("tr", {},
       h("th", {}, _("Rules")), h("th", {}, _("Analysed games")), h("th", {}, _("Error rate")),
-      h("th", {}, _("Rating (×500)")), h("th", {}, _("Inaccuracies per game")),
+      h("th", {}, _("Rating (×500)")), h("th", {}, _("PR (performance rating)")),
+      h("th", {}, _("Inaccuracies per game")),
       h("th", {}, _("Mistakes per game")), h("th", {}, _("Blunders per game")),
       h("th", {}, _("Luck per game")))),
     h("tbody", {}, rows.map(([rules, r]) => h("tr", { "data-rules": rules },
       h("td", {}, rulesTitle(rules)), h("td", {}, String(r.games)),
       h("td", {}, r.error_rate.toFixed(4)), h("td", { class: "rating" }, r.rating.toFixed(1)),
+      // The PR only where the field engine reviewed (backgammon); older answers lack it.
+      h("td", { class: "pr" }, typeof r.pr === "number" ? r.pr.toFixed(1) : "—"),
       h("td", {}, r.marks_per_game.inaccuracy.toFixed(2)),
       h("td", {}, r.marks_per_game.mistake.toFixed(2)),
       h("td", {}, r.marks_per_game.blunder.toFixed(2)),

@@ -380,6 +380,14 @@ export function openReplay(matchId, number) {
       ...review.sides.map((s, i) => h("td", { "data-side": SIDES[i] }, fn(s))));
     const score = matchText();
     if (score) summary.append(h("p", { class: "review-match", id: "review-match" }, score));
+    // Which engine valued the plays (reviews stored before the field engine say none).
+    if (review.engine) {
+      summary.append(h("p", { class: "review-engine", id: "review-engine",
+                              "data-engine": review.engine },
+        review.engine === "field" ? _("Reviewed by the field engine, Open Sage.")
+          : _("Reviewed by the site's own network.")));
+    }
+    const hasPr = review.sides.some((s) => typeof s.pr === "number");
     summary.append(h("table", { class: "review-table", id: "review-table" },
       h("caption", {}, f(_("Summary (%(depth)s-ply)"), { depth: review.depth })),
       h("thead", {}, h("tr", {}, h("th", {}, ""), ...SIDES.map((c) => h("th", { scope: "col" },
@@ -387,6 +395,9 @@ export function openReplay(matchId, number) {
       h("tbody", {},
         row(_("Error rate"), (s) => s.error_rate.toFixed(4)),
         row(_("Rating (×500)"), (s) => s.rating.toFixed(1)),
+        hasPr ? row(_("PR (performance rating)"),
+                    (s) => (typeof s.pr === "number" ? s.pr.toFixed(1) : ""),
+                    { id: "review-pr" }) : null,
         row(_("Decisions"), (s) => s.decisions),
         row(_("Inaccuracies"), (s) => s.marks.inaccuracy || 0),
         row(_("Mistakes"), (s) => s.marks.mistake || 0),
