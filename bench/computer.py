@@ -8,6 +8,9 @@ Each level decides each position once, in a process of its own making (one warm-
 decision first: the weights loaded, the caches built); the figures are the CPU time of
 the process per decision (``time.process_time``: what the machine's other work cannot
 inflate) and the wall time beside it, as mean, median, p95 (nearest rank) and max.
+Short nardy's learned levels are timed as the server plays them, the positions valued by
+the field engine where it is installed (``computer.levels.field_valued``), unless
+``--weights`` gives a network.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 
 from computer.board import ruleset
 from computer.lab import arena
-from computer.levels import LEARNED, LEVELS, levels_for, picker
+from computer.levels import LEARNED, LEVELS, field_valued, levels_for, picker
 from computer.network import Net
 from nardy import DEFAULT_RULES, BoardPlay, Side
 
@@ -83,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
         learned = net is not None and level in LEARNED
         choose = picker(args.rules, level, net=net if learned else None,
                         race=True if learned else None,
-                        reduced=False if name == FULL else None)
+                        reduced=False if name == FULL else None,
+                        field=net is None and field_valued(args.rules, level))
         choose(*sample[0])  # warm-up: the weights loaded, the caches built
         cpu: list[float] = []
         wall: list[float] = []
