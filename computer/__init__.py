@@ -127,32 +127,25 @@ def estimate(rules: str, position: BoardPosition, side: Side, first_turn: bool =
 def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, *,
                    question: Literal["offer", "accept"], stake: int, next_stake: int,
                    mars: bool = True, first_turn: bool = False,
-                   rng: random.Random | None = None) -> bool:
+                   rng: random.Random | None = None, away: tuple[int, int] | None = None,
+                   ) -> bool:
     """Whether ``side`` offers the raise ``stake`` → ``next_stake`` before rolling
     (``question="offer"``; ``side`` is about to roll), or accepts one the opponent
     offered (``question="accept"``; the opponent is about to roll).
 
     ``mars``: whether a win can score more than one (``False`` with ``dave`` stakes,
-    S6). In backgammon the levels the field engine plays (:func:`through_field`) take
-    its cube decision, cubeful, at their depth (money play here; the match score with
-    :func:`match_stake_decision`) — where the raise is the cube's (doubling, marses
-    counting); otherwise the rule is :mod:`computer.stakes`'s and the estimates are the
-    level's: the field engine's, the network at 1 ply (``network``, ``strong``,
-    ``expert``; in short nardy the 1 ply over its own moves valued by the field engine,
-    :func:`field_valued`), the pip-count race formula (``heuristic``), a coin (``random``).
+    S6). ``away``: the points ``side`` and its opponent still need in a match
+    (:func:`match_stake_decision` passes them), ``None`` in money play. In backgammon
+    the levels the field engine plays (:func:`through_field`) take its cube decision,
+    cubeful, at their depth and at ``away``'s score — where the raise is the cube's
+    (doubling, marses counting); otherwise the rule is :mod:`computer.stakes`'s and the
+    estimates are the level's: the field engine's, the network at 1 ply (``network``,
+    ``strong``, ``expert``; in short nardy the 1 ply over its own moves valued by the
+    field engine, :func:`field_valued`), the pip-count race formula (``heuristic``), a
+    coin (``random``).
     Whether an offer is allowed at all (S2-S7) is the caller's to check. Raises like
     :func:`choose_play`.
     """
-    return _stake(rules, level, position, side, question=question, stake=stake,
-                  next_stake=next_stake, mars=mars, first_turn=first_turn, rng=rng)
-
-
-def _stake(rules: str, level: str, position: BoardPosition, side: Side, *,
-           question: Literal["offer", "accept"], stake: int, next_stake: int,
-           mars: bool, first_turn: bool, rng: random.Random | None,
-           away: tuple[int, int] | None = None, crawford: bool = False) -> bool:
-    """:func:`stake_decision`; ``away``: the points ``side`` and its opponent still
-    need in a match (``None``: money play), ``crawford``: this is the Crawford game."""
     ruleset(rules)
     _check_level(rules, level)
     if question not in ("offer", "accept"):
@@ -168,8 +161,10 @@ def _stake(rules: str, level: str, position: BoardPosition, side: Side, *,
             # accepted may offer, so a raise above the first comes from the cube's holder.
             owner = "centred" if stake == nardy_stakes.START_STAKE else "roller"
             roller_away = away if away is None or question == "offer" else (away[1], away[0])
+            # No offer is allowed in the Crawford game (S7), so a match game asked
+            # about is never it: Open Sage reads a side needing 1 as post-Crawford.
             action = field.cube_action(position, roller, stake=stake, owner=owner,
-                                       away=roller_away, crawford=crawford, plies=plies)
+                                       away=roller_away, plies=plies)
             return action.double if question == "offer" else action.take
         values = list(field.to_roll_probabilities(position, roller, plies))
     elif level == "heuristic":
@@ -205,6 +200,7 @@ def match_stake_decision(rules: str, level: str, position: BoardPosition, side: 
         return True
     away = (max(situation.length - situation.own, 1),
             max(situation.length - situation.opponent, 1))
-    return _stake(rules, level, position, side, question=question, stake=situation.stake,
-                  next_stake=situation.next_stake, mars=situation.mars,
-                  first_turn=first_turn, rng=rng, away=away if situation.length > 0 else None)
+    return stake_decision(rules, level, position, side, question=question,
+                          stake=situation.stake, next_stake=situation.next_stake,
+                          mars=situation.mars, first_turn=first_turn, rng=rng,
+                          away=away if situation.length > 0 else None)

@@ -109,8 +109,7 @@ class _Engine:
         raw = cpp.create_strategy(weights.strategy_type, weights.weight_paths_list,
                                   weights.hidden_sizes_list)
         self.raw = cpp.BearoffStrategy(raw, bearoff) if bearoff is not None else raw
-        """Used for play valuation and as the base of the cube decisions."""
-        self._plain = raw
+        """Values every candidate play before a look-ahead (and positions at 0 ply)."""
         self._searches: dict[int, Any] = {}
         self.lock = threading.Lock()
         """One search at a time in a process: a search's cache is shared."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nardy import RULESETS, BoardPosition, Side
+from nardy import BACKGAMMON_RULES, RULESETS, BoardPosition, Side
 from nardy import BoardPlay as Play
 
 from . import field, heuristic
@@ -41,7 +41,7 @@ PLIES = {"network": 0, "strong": 1, "expert": 2, "world-class": 2}
 """The look-ahead of each learned level with the project's own network (``world-class``
 where the field engine is missing: the expert's search)."""
 
-FIELD_RULES = "backgammon"
+FIELD_RULES = BACKGAMMON_RULES.name
 """The rule set the field engine plays (:mod:`computer.field`)."""
 
 FIELD_ONLY = frozenset({"world-class"})

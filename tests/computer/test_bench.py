@@ -68,3 +68,31 @@ def test_expert_full_is_benched_beside_the_reduced_expert(capsys, monkeypatch):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines[1::2]] == ["expert", "expert-full"]
     assert calls == ["-", None, False]  # the sample's heuristic, then the two
+
+
+def test_backgammons_levels_are_timed_as_the_server_plays_them(capsys):
+    """By default every learned level the rule set has, ``world-class`` in backgammon,
+    each line naming the engine that played it."""
+    from computer import field
+    from computer.levels import engine_of
+
+    main(["--rules", "backgammon", "--positions", "2", "--levels", "strong,world-class"])
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[1::2]] == ["strong", "world-class"]
+    assert lines[3].endswith(f"({engine_of('backgammon', 'world-class')})")
+    if field.available():
+        assert "(Open Sage " in lines[3]
+
+
+def test_the_field_engines_bench_times_each_installed_engine(capsys):
+    """``python -m bench.field_engines``: a line per engine and depth (gnubg-nn only where
+    it is installed; it is not a dependency)."""
+    from bench import field_engines
+    from computer import field
+
+    field_engines.main(["--positions", "2", "--gnubg-nn", "/nonexistent"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("backgammon: 2 positions")
+    timed = [line for line in lines[1:] if re.search(r"\d-ply +mean", line)]
+    assert len(timed) == (3 if field.available() else 0) + (
+        3 if field_engines._gnubg_nn(None) is not None else 0)

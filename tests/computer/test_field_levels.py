@@ -25,6 +25,7 @@ from computer.levels import (
     levels_for,
     through_field,
 )
+from computer.score import WINS_ONLY, Objective
 from computer.stakes import Situation
 from nardy import BACKGAMMON_RULES, BLACK, RULESETS, WHITE, HitPosition
 
@@ -238,3 +239,23 @@ def test_the_cube_holder_and_a_raise_other_than_the_cubes():
                                    question="offer", stake=2, next_stake=3, mars=False)
     assert not computer.stake_decision("backgammon", "expert", START, WHITE,
                                        question="offer", stake=1, next_stake=2, mars=False)
+
+
+@needs_engine
+def test_choose_play_plays_to_the_situation_through_the_field_engine():
+    one_point = Situation(stakes="none", progression="geometric", length=1, own=0,
+                          opponent=0, stake=1)
+    alone = chooser("backgammon", "network", objective=Objective.for_side(WHITE, WINS_ONLY))
+    money = chooser("backgammon", "network")
+    for position, side, dice, first in sample_positions("backgammon", 400, seed=3):
+        plays = BACKGAMMON_RULES.legal_plays(position, side, dice, first)
+        if side != WHITE or len(plays) < 2:
+            continue
+        if alone(position, plays, side) != money(position, plays, side):
+            break
+    else:
+        raise AssertionError("no decision where the win alone and money differ")
+    assert computer.choose_play("backgammon", "network", position, side, dice, first,
+                                situation=one_point) == plays[alone(position, plays, side)].steps
+    assert computer.choose_play("backgammon", "network", position, side, dice,
+                                first) == plays[money(position, plays, side)].steps

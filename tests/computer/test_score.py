@@ -202,14 +202,15 @@ def test_one_ply_replies_are_chosen_by_the_opponents_objective():
 
 
 def test_choose_play_plays_to_the_situation():
-    (position, side, dice, first, plays), = differing("backgammon", 1, seed=4)
+    """The own network (backgammon's field engine alike: test_field_levels.py)."""
+    (position, side, dice, first, plays), = differing("long_nardy", 1, seed=4)
     one_point = Situation(stakes="none", progression="geometric", length=1, own=0,
                           opponent=0, stake=1)
-    steps = choose_play("backgammon", "network", position, side, dice, first,
+    steps = choose_play("long_nardy", "network", position, side, dice, first,
                         situation=one_point)
-    alone = picker("backgammon", "network", objective=Objective.for_side(side, WINS_ONLY))
-    money = picker("backgammon", "network")
+    alone = picker("long_nardy", "network", objective=Objective.for_side(side, WINS_ONLY))
+    money = picker("long_nardy", "network")
     assert steps == plays[alone(plays, side)].steps
     assert steps != plays[money(plays, side)].steps
-    assert choose_play("backgammon", "network", position, side, dice, first) == \
+    assert choose_play("long_nardy", "network", position, side, dice, first) == \
         plays[money(plays, side)].steps

@@ -11,22 +11,28 @@ import pytest
 from accounts.models import User
 from computer import choose_play
 from computer.lab.client import Api, Bot
-from computer.levels import picker
+from computer.levels import chooser
 from computer.score import WINS_ONLY, Objective
 from computer.stakes import Situation
 from games import bots, selectors, services
 from games.models import Game, GamePhase, Match
 from nardy import BLACK, RULESETS
-from tests.computer.util import differing
+from tests.computer.util import sample_positions
 
 pytestmark = pytest.mark.django_db
 
 
 def black_decision():
-    """A backgammon decision of Black's (not a first turn) where the network's choice
-    for the win alone differs from its money-play choice."""
-    for position, side, dice, first, plays in differing("backgammon", 20):
-        if side == BLACK and not first:
+    """A backgammon decision of Black's (not a first turn) where the ``network`` level's
+    choice for the win alone differs from its money-play choice (as the server plays
+    it: through the field engine where it is installed)."""
+    alone = chooser("backgammon", "network", objective=Objective.for_side(BLACK, WINS_ONLY))
+    money = chooser("backgammon", "network")
+    for position, side, dice, first in sample_positions("backgammon", 400, seed=3):
+        if side != BLACK or first:
+            continue
+        plays = RULESETS["backgammon"].legal_plays(position, side, dice, first)
+        if len(plays) > 1 and alone(position, plays, BLACK) != money(position, plays, BLACK):
             return position, dice, plays
     raise AssertionError("no such decision of Black's among the samples")
 
@@ -59,8 +65,8 @@ def test_the_server_and_the_client_play_for_the_win_alone(length, stakes):
     seat = bots.seat_to_act(match)
     assert seat is not None and seat.side == BLACK and seat.level == "network"
 
-    alone = plays[picker("backgammon", "network",
-                         objective=Objective.for_side(BLACK, WINS_ONLY))(plays, BLACK)].steps
+    alone = plays[chooser("backgammon", "network", objective=Objective.for_side(
+        BLACK, WINS_ONLY))(position, plays, BLACK)].steps
     money = choose_play("backgammon", "network", position, BLACK, dice, False)
     assert alone != money
 

@@ -315,3 +315,33 @@ def test_the_clock_counts_down_and_the_waiting_side_may_claim(
     assert games[0]["winner"] == "black" and games[0]["result"] == "resigned"
     expect(tock.locator("#log .game-result").first).to_contain_text("Black wins")
     expect(tock.locator("#log .game-result").first).to_contain_text("resigned")
+
+
+def test_the_level_list_says_which_engine_plays(open_page: Callable[..., Any],
+                                                make_user: Callable[..., Any]) -> None:
+    """Where the level is chosen each learned level names its engine: backgammon's the
+    field engine (where installed), the nardy games' the own network; random and
+    heuristic are their own engine and name none."""
+    import computer
+
+    make_user("chooser", password=PASSWORD)
+    page = open_page()
+    login(page, "chooser")
+    page.select_option("#create-mode", "computer")
+    page.select_option("#create-rules", "backgammon")
+    options = dict(page.eval_on_selector_all(
+        "#create-computer option", "els => els.map(e => [e.value, e.textContent])"))
+    engines = computer.engines_for("backgammon")
+    assert options["random"] == "Random" and options["heuristic"] == "Heuristic"
+    short = "Open Sage" if engines["world-class"].startswith("Open Sage") else "own network"
+    assert options["world-class"] == f"World-class — {short}"
+    assert options["expert"] == f"Expert — {short}"
+    page.select_option("#create-computer", "world-class")
+    assert page.inner_text("#create-level-text").endswith(
+        f"Engine: {engines['world-class']}.")
+    page.select_option("#create-rules", "long_nardy")
+    page.wait_for_function("() => document.querySelector('#create-computer option"
+                           "[value=expert]').textContent === 'Expert — own network'")
+    assert "world-class" not in page.eval_on_selector_all(
+        "#create-computer option", "els => els.map(e => e.value)")
+    assert page.errors == []

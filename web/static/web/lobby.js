@@ -11,17 +11,21 @@ import { guestPanel, upgradePanel } from "./guest.js";
 import { followingPanel } from "./following.js";
 import { noticeHeard } from "./notices.js";
 
-/** The engine of a level of GET computer/ as the page shows it: the project's own ones
- * translated, a field engine by its name (with its version when `full`). */
-function engineName(engine, full = false) {
-  if (engine.startsWith("own ") || engine === "random") return _(engine);
+/** The engine of a learned level of GET computer/ as the page shows it ("own network"
+ * translated, a field engine by its name, with its version when `full`), or null for
+ * the levels that are their own engine (random, heuristic). */
+function engineName(level, full = false) {
+  const engine = level.engine;
+  if (!engine || engine === "random" || engine === "own heuristic") return null;
+  if (engine.startsWith("own ")) return _(engine);
   return full ? engine : engine.replace(/ \d[\w.]*$/, "");
 }
 
-/** A level's name in the level list, with the engine that plays it. */
+/** A level's name in the level list, with the engine that plays it: "Expert — Open Sage". */
 function levelLabel(level) {
   const name = _(cap(level.level));
-  return level.engine ? `${name} — ${engineName(level.engine)}` : name;
+  const engine = engineName(level);
+  return engine ? `${name} — ${engine}` : name;
 }
 import { replayLink } from "./replay.js";
 
@@ -79,8 +83,8 @@ async function createForm(onCreated) {
                                                          levelLabel(l))));
     if (levels.some((l) => l.level === chosen)) levelSelect.value = chosen;
     const picked = levels.find((l) => l.level === levelSelect.value);
-    const engine = picked && picked.engine
-      ? ` ${f(_("Engine: %(engine)s."), { engine: engineName(picked.engine, true) })}` : "";
+    const engine = picked && engineName(picked, true)
+      ? ` ${f(_("Engine: %(engine)s."), { engine: engineName(picked, true) })}` : "";
     levelText.textContent = picked ? _(picked.text) + engine
       : _("No level plays these rules yet.");
   };
