@@ -5,8 +5,9 @@
 The positions are every decision (more than one legal play) of seeded games of the
 ``heuristic`` level against itself — closer to what a level meets than random games.
 Each level decides each position once, as the server plays it (backgammon's learned
-levels and ``world-class`` through the field engine where it is installed;
-``--weights`` times the own network instead), in a process of its own making (one warm-up
+levels and ``world-class`` through the field engine where it is installed, short
+nardy's with the positions valued by it, ``computer.levels.field_valued``; ``--weights``
+times the own network instead), in a process of its own making (one warm-up
 decision first: the weights loaded, the caches built); the figures are the CPU time of
 the process per decision (``time.process_time``: what the machine's other work cannot
 inflate) and the wall time beside it, as mean, median, p95 (nearest rank) and max.
@@ -30,6 +31,7 @@ from computer.levels import (
     Picker,
     chooser,
     engine_of,
+    field_valued,
     levels_for,
     picker,
     through_field,
@@ -106,12 +108,16 @@ def main(argv: list[str] | None = None) -> None:
         level = "expert" if name == FULL else name
         learned = net is not None and level in LEARNED
         own = learned or name == FULL or not through_field(args.rules, level)
-        engine = OWN_NETWORK if learned or name == FULL else engine_of(args.rules, level)
+        # Short nardy's levels search with the own search, the field engine valuing the
+        # positions (both the expert and its full 2-ply) unless a network is given.
+        valued = net is None and field_valued(args.rules, level)
+        engine = (OWN_NETWORK if (learned or name == FULL) and not valued
+                  else engine_of(args.rules, level))
         choose: Chooser
         if own:
             pick = picker(args.rules, level, net=net if learned else None,
                           race=True if learned else None,
-                          reduced=False if name == FULL else None)
+                          reduced=False if name == FULL else None, field=valued)
 
             def choose(position: BoardPosition, plays: Sequence[BoardPlay], side: Side,
                        pick: Picker = pick) -> int:

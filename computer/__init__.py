@@ -40,6 +40,7 @@ from .levels import (
     chooser,
     engine_of,
     engines_for,
+    field_valued,
     levels_for,
     race_estimate,
     through_field,
@@ -140,8 +141,9 @@ def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, 
     cubeful, at their depth and at ``away``'s score — where the raise is the cube's
     (doubling, marses counting); otherwise the rule is :mod:`computer.stakes`'s and the
     estimates are the level's: the field engine's, the network at 1 ply (``network``,
-    ``strong``, ``expert``), the pip-count race formula (``heuristic``), a coin
-    (``random``).
+    ``strong``, ``expert``; in short nardy the 1 ply over its own moves valued by the
+    field engine, :func:`field_valued`), the pip-count race formula (``heuristic``), a
+    coin (``random``).
     Whether an offer is allowed at all (S2-S7) is the caller's to check. Raises like
     :func:`choose_play`.
     """
@@ -170,8 +172,8 @@ def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, 
         win = race_estimate(rules, position, roller)
         values = [win, 0.0, 0.0, 0.0, 0.0]
     else:
-        values = list(Evaluator(rules, load_net(rules)).to_roll(position, roller,
-                                                                roller_first, 1))
+        values = list(Evaluator(rules, load_net(rules), field=field_valued(rules, level))
+                      .to_roll(position, roller, roller_first, 1))
     if question == "offer":
         return stakes.should_offer(values, stake, next_stake, mars)
     # The answerer's side of the roller's estimate: win <-> lose.

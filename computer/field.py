@@ -43,7 +43,7 @@ import numpy as np
 from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
-from .board import CHECKERS, FloatArray, profile, ruleset
+from .board import CHECKERS, Boards, FloatArray, IntArray, profile, ruleset
 from .network import equity, flip, outcome_vector
 from .score import Objective
 
@@ -229,6 +229,19 @@ def position_from_board(rules: str, values: Sequence[int], side: Side) -> BoardP
         bar_mine=int(values[25]), bar_theirs=int(values[0]))
 
 
+def boards_of(b: Boards) -> IntArray:
+    """The rows of ``b`` (the computer's arrays, :class:`computer.board.Boards`, seen by
+    their side ``me``) as Open Sage's boards from ``me``'s view: row ``i`` is what
+    :func:`board` gives for that row's position and ``me``. The rows must be of a rule
+    set on backgammon's board (mirrored numbering, H1: the opponent's own point ``q`` is
+    ``me``'s ``25 - q``); the caller knows the rule set, the arrays do not."""
+    out: IntArray = np.zeros((len(b), 26), dtype=np.int64)
+    out[:, 1:25] = b.mine - b.theirs[:, ::-1]
+    out[:, 25] = b.bar[:, 0]
+    out[:, 0] = b.bar[:, 1]
+    return out
+
+
 # -- estimates --------------------------------------------------------------------------
 
 
@@ -271,6 +284,24 @@ def post_move_probabilities(position: BoardPosition, side_just_moved: Side,
         finally:
             if plies:
                 engine.search(plies).clear_cache()
+
+
+def post_move_raw(b: Boards) -> FloatArray:
+    """The raw network's five chances (:data:`computer.network.OUTPUTS`) for each row of
+    ``b``, the side ``me`` having just moved and the opponent about to roll: a search's
+    leaves, many at a time (:class:`computer.search.Evaluator` with ``field=True``). Each
+    board is routed by itself (Open Sage picks its network by the board before a move,
+    which a row does not carry; the moved board stands for it, as in
+    :func:`post_move_probabilities`), with the engine's bear-off database in front.
+    Finished games are not recognised: the caller's to value. The rows as in
+    :func:`boards_of`. Raises :class:`FieldEngineMissingError` where the engine is not
+    :func:`available`."""
+    engine = _require()
+    rows = boards_of(b).tolist()
+    with engine.lock:
+        evaluate = engine.raw.evaluate_board
+        probs = [evaluate(row, row)["probs"] for row in rows]
+    return np.array(probs, dtype=float).reshape(len(rows), 5)
 
 
 def to_roll_probabilities(position: BoardPosition, side: Side,

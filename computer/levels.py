@@ -97,11 +97,42 @@ def through_field(rules: str, level: str) -> bool:
     return rules == FIELD_RULES and level in FIELD_SEARCH and field.available()
 
 
+FIELD_VALUED = frozenset({"short_nardy"})
+"""The rule sets on backgammon's board whose moves are not backgammon's (short nardy: no
+hit-and-hide, H10) where the field engine values the positions: their learned levels
+search with the project's own search (:class:`~computer.search.Evaluator`, the level's
+plies and filters) over the rule set's own legal plays, each position reached valued by
+the field engine's raw network instead of the own network. Measured stronger than the
+own network at the same depth (docs/computer.md, "Short nardy through the field
+engine"), with the approximation said there: the engine values a position as if the
+game went on under backgammon's rules."""
+
+FIELD_VALUED_TEXTS: dict[str, str] = {
+    "network": "Plays the move the field engine's neural network (Open Sage's, for "
+               "backgammon) rates best among short nardy's legal moves, without looking "
+               "ahead.",
+    "strong": "Looks one roll ahead over short nardy's moves: each candidate judged by the "
+              "opponent's best reply to each of its 21 rolls, the positions valued by the "
+              "field engine (Open Sage).",
+    "expert": "A 2-ply look-ahead over short nardy's moves with move filters, the "
+              "positions valued by the field engine (Open Sage): the strongest level.",
+}
+"""Short nardy's sentences for the levels the field engine values."""
+
+
+def field_valued(rules: str, level: str) -> bool:
+    """Whether ``level`` plays ``rules`` by the project's search over the rule set's
+    moves with the field engine valuing the positions (:data:`FIELD_VALUED`): short
+    nardy's learned levels where the engine is :func:`~computer.field.available`."""
+    return rules in FIELD_VALUED and level in FIELD_VALUED_TEXTS and field.available()
+
+
 def engine_of(rules: str, level: str) -> str:
     """Which engine plays ``level`` in ``rules``, as the level list says it: the field
-    engine's name and version (``"Open Sage 2.0.20260907"``), :data:`OWN_NETWORK`,
+    engine's name and version (``"Open Sage 2.0.20260907"``; also where it values the
+    positions of the project's search, :func:`field_valued`), :data:`OWN_NETWORK`,
     :data:`OWN_HEURISTIC` or :data:`RANDOM`."""
-    if through_field(rules, level):
+    if through_field(rules, level) or field_valued(rules, level):
         return field.engine_label() or field.ENGINE
     if level in LEARNED:
         return OWN_NETWORK
@@ -144,6 +175,8 @@ def levels_for(rules: str) -> dict[str, str]:
             continue
         if through_field(rules, name):
             found[name] = FIELD_TEXTS[name]
+        elif field_valued(rules, name):
+            found[name] = FIELD_VALUED_TEXTS[name]
         elif learned or name not in LEARNED:
             found[name] = (f"{text} {FALLBACK_WORLD_CLASS}" if name in FIELD_ONLY else text)
     return found
@@ -166,10 +199,12 @@ def chooser(rules: str, level: str, rng: random.Random | None = None,
             objective: Objective | None = None) -> Chooser:
     """The play chooser of ``level`` in ``rules`` as the server plays it: through the
     field engine where :func:`through_field`, else :func:`picker`'s (the own network,
-    the heuristic, a coin). ``objective`` as in :func:`picker`. Raises
+    or the field engine valuing the positions where :func:`field_valued`; the
+    heuristic, a coin). ``objective`` as in :func:`picker`. Raises
     ``UnknownLevelError``."""
     if not through_field(rules, level):
-        pick = picker(rules, level, rng, objective=objective)
+        pick = picker(rules, level, rng, objective=objective,
+                      field=field_valued(rules, level))
         return lambda position, plays, side: pick(plays, side)
     search = FIELD_SEARCH[level]
 
@@ -183,7 +218,7 @@ def chooser(rules: str, level: str, rng: random.Random | None = None,
 def picker(rules: str, level: str, rng: random.Random | None = None,
            net: Net | None = None, exact_race: bool = True,
            race: bool | Net | None = None, reduced: bool | None = None,
-           objective: Objective | None = None) -> Picker:
+           objective: Objective | None = None, field: bool = False) -> Picker:
     """The play chooser of ``level`` in ``rules`` with the project's own evaluation
     (the own network for the learned levels, also in backgammon: the comparison and the
     field engine's fallback; :func:`chooser` is what the server plays); ``net``
@@ -195,7 +230,9 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
     ``reduced``: the expert's 2-ply reduced or full (``None``: reduced in the rule sets
     of :data:`REDUCED`);
     ``objective``: what the learned levels play for (:mod:`computer.score`: the match
-    score's; ``None`` money equity). Raises ``UnknownLevelError``."""
+    score's; ``None`` money equity); ``field``: the learned levels' positions valued by
+    the field engine instead (:func:`field_valued`, :class:`~computer.search.Evaluator`).
+    Raises ``UnknownLevelError``."""
     if level not in LEVELS:
         raise UnknownLevelError(f"no level {level!r}; known: {', '.join(LEVELS)}")
     if level == "random":
@@ -217,7 +254,7 @@ def picker(rules: str, level: str, rng: random.Random | None = None,
 
     def pick(plays: Sequence[Play], side: Side) -> int:
         return Evaluator(rules, model, exact_race=exact_race, race=race, reduced=reduced,
-                         objective=objective).best_play(plays, side, plies)
+                         objective=objective, field=field).best_play(plays, side, plies)
 
     return pick
 

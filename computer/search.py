@@ -5,7 +5,8 @@ valued by:
 
 - **0-ply**: the network on that position (exact when the game is over; in a two-sided
   bear-off race, the exact database's value, :mod:`computer.bearoff`; in another race,
-  the race network, :mod:`computer.race`);
+  the race network, :mod:`computer.race`; with ``Evaluator(field=True)``, short nardy's
+  levels, the field engine's raw network instead of both, :mod:`computer.field`);
 - **1-ply**: the average over the opponent's 21 rolls (a double 1/36, others 2/36)
   of the position after the opponent's best reply, the reply chosen by 0-ply;
 - **2-ply**: the same average, but each of the opponent's replies valued at 1-ply
@@ -50,6 +51,7 @@ from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
 from . import bearoff
+from . import field as field_engine
 from .board import (
     Boards,
     FloatArray,
@@ -177,8 +179,18 @@ class Evaluator:
 
     def __init__(self, rules: str, net: Net, reply_filter: int = REPLY_FILTER,
                  exact_race: bool = True, race: bool | Net | None = None,
-                 reduced: bool = False, objective: Objective | None = None) -> None:
+                 reduced: bool = False, objective: Objective | None = None,
+                 field: bool = False) -> None:
         self.rules = rules
+        self.field = field
+        """The leaves are valued by the field engine's raw network
+        (:func:`computer.field.post_move_raw`) instead of the own networks, contact and
+        race: a rule set on backgammon's board whose moves are its own (short nardy,
+        :data:`computer.levels.FIELD_VALUED`), searched here over its legal plays. The
+        exact bear-off database keeps its domain and finished games their result."""
+        if field and not (field_engine.available() and profile(rules).numbering == "mirrored"
+                          and profile(rules).bears_off and profile(rules).hits):
+            raise ValueError(f"the field engine cannot value {rules!r} positions here")
         self.objective = objective
         """What each side maximises (:mod:`computer.score`: the match-winning chance at
         the match score, on equity's scale); ``None``: money equity with marses."""
@@ -278,13 +290,17 @@ class Evaluator:
 
     def _network(self, b: Boards) -> tuple[FloatArray, list[int]]:
         """The network's estimates of ``b``'s rows (the race network's for its races,
-        :attr:`race_net`; the bear-off database's exact values in its domain,
-        :attr:`exact_race`) and the rows where the game may be over (the
-        side that moved has borne off 15, or has all 15 home in ``nard``)."""
-        x = self.encoding.encode(b)
-        probs = self.net.forward(x)
+        :attr:`race_net`; or the field engine's for all, :attr:`field`; the bear-off
+        database's exact values in its domain, :attr:`exact_race`) and the rows where
+        the game may be over (the side that moved has borne off 15, or has all 15 home
+        in ``nard``)."""
         domain = bearoff.in_domain(b) if self.exact_race else np.zeros(len(b), dtype=bool)
-        if self.race_net is not None:
+        if self.field:
+            probs = field_engine.post_move_raw(b)
+        else:
+            x = self.encoding.encode(b)
+            probs = self.net.forward(x)
+        if self.race_net is not None and not self.field:
             running = np.flatnonzero(is_race(b, self.profile) & ~domain)
             if len(running):
                 if self.race_encoding is self.encoding:

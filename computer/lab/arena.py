@@ -7,13 +7,14 @@
 ``A`` and ``B`` are level names (:data:`computer.LEVELS`) or ``gnubg`` (GNU Backgammon
 at 0-ply, backgammon only, :mod:`computer.lab.gnubg`; ``gnubg-1ply`` at 1-ply). The
 learned levels play backgammon as the server plays them: through the field engine
-(:mod:`computer.field`) where it is installed; ``expert-own`` (any learned level with
-``-own``) plays with the project's own network instead, as do the levels given
-``--weights``, ``--race-weights``, ``-nodb`` or ``-norace``. ``A`` has White in the even games
-and Black in the odd ones. Game ``i``'s starter and dice, and the ``random`` level's
-choices in it, are drawn from ``(--seed, i)`` alone, so the games and their tallies do
-not depend on ``--jobs`` (worker processes, each with its own players, one gnubg
-process per gnubg player) nor on the order the games finish in.
+(:mod:`computer.field`) where it is installed, and short nardy with the positions valued
+by it; ``expert-own`` (any learned level with ``-own``) plays with the project's own
+network instead, as do the levels given ``--weights``, ``--race-weights``, ``-nodb`` or
+``-norace``. ``A`` has White in the even games and Black in the odd ones. Game ``i``'s
+starter and dice, and the ``random`` level's choices in it, are drawn from
+``(--seed, i)`` alone, so the games and their tallies do not depend on ``--jobs``
+(worker processes, each with its own players, one gnubg process per gnubg player) nor
+on the order the games finish in.
 
 Prints ``A``'s share of games won with its 95 % Wilson interval, ``A``'s points per
 game (marses, gammons, koks and backgammons counting, R29/H15), how many of each
@@ -62,6 +63,7 @@ from computer.levels import (
     REDUCED,
     chooser,
     engine_of,
+    field_valued,
     levels_for,
     picker,
     through_field,
@@ -121,11 +123,12 @@ def _level(name: str) -> tuple[str, bool]:
 def _through_field(rules: str, name: str, weights: Path | None = None,
                    race_weights: Path | None = None) -> bool:
     """Whether player ``name`` plays through the field engine: a learned level in
-    backgammon, as the server plays it (no ``-own``, ``-nodb``, ``-norace``,
-    ``-full``, no other network given)."""
+    backgammon, or valuing the positions in short nardy (:func:`field_valued`), as the
+    server plays it (no ``-own``, ``-nodb``, ``-norace``, ``-full``, no other network
+    given)."""
     level = _level(name)[0]
     return (name in (level, f"{level}{MONEY}") and weights is None and race_weights is None
-            and through_field(rules, level))
+            and (through_field(rules, level) or field_valued(rules, level)))
 
 
 def _reduced(rules: str, name: str) -> bool:

@@ -321,7 +321,7 @@ def test_expert_full_is_the_unreduced_expert_and_records_tell_them_apart(tmp_pat
     ``expert`` reduces it (all but backgammon); a record of the full search (every record
     made before the reduction) is not continued by the reduced one, nor the reverse."""
 
-    assert make_player("short_nardy", "expert").reduced is True
+    assert make_player("short_nardy", "expert-own").reduced is True
     assert make_player("short_nardy", "expert-full").reduced is False
     assert make_player("long_nardy", "expert").reduced is True
     assert make_player("backgammon", "expert-own").reduced is False

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from computer import field
+from computer.board import boards, ruleset
 from computer.score import WINS_ONLY, Objective
 from nardy import BACKGAMMON_RULES, BLACK, WHITE, HitPosition
 from nardy.errors import InvalidPositionError
@@ -138,3 +139,22 @@ def test_depths_outside_the_offered_range_are_refused():
         field.rank_plays(start, WHITE, plays, 3)
     with pytest.raises(ValueError, match="no plays"):
         field.rank_plays(start, WHITE, [], 0)
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "short_nardy"])
+@pytest.mark.parametrize("side", [WHITE, BLACK])
+def test_arrays_convert_as_positions_do(rules, side):
+    positions = [BARRED] if rules == "backgammon" else []
+    positions += [p for p, _, _, _ in sample_positions(rules, 40, seed=13)]
+    rows = field.boards_of(boards(rules, positions, side))
+    assert rows.tolist() == [field.board(p, side) for p in positions]
+
+
+def test_raw_estimates_of_arrays_are_the_positions_estimates():
+    positions = [p for p, _, _, _ in sample_positions("short_nardy", 30, seed=17)
+                 if ruleset("short_nardy").outcome(p) is None]
+    for side in (WHITE, BLACK):
+        got = field.post_move_raw(boards("short_nardy", positions, side))
+        want = [field.post_move_probabilities(p, side) for p in positions]
+        assert got.shape == (len(positions), 5)
+        assert got.tolist() == [list(w) for w in want]  # the same call, row by row

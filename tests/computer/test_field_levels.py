@@ -14,6 +14,7 @@ from computer import field
 from computer.levels import (
     FIELD_SEARCH,
     FIELD_TEXTS,
+    FIELD_VALUED,
     LEVELS,
     OWN_HEURISTIC,
     OWN_NETWORK,
@@ -87,6 +88,13 @@ def test_backgammons_learned_levels_and_world_class_play_through_the_field_engin
 
 
 @pytest.mark.parametrize("rules", [r for r in RULESETS if r != "backgammon"])
+def test_the_other_rule_sets_have_no_world_class_nor_the_engines_search(rules):
+    levels = levels_for(rules)
+    assert "world-class" not in levels
+    assert not any(through_field(rules, level) for level in LEVELS)
+
+
+@pytest.mark.parametrize("rules", [r for r in RULESETS if r not in ("backgammon", *FIELD_VALUED)])
 def test_the_other_rule_sets_keep_their_own_engines_and_have_no_world_class(rules):
     levels = levels_for(rules)
     assert "world-class" not in levels
