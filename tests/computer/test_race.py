@@ -116,6 +116,6 @@ def test_the_committed_race_net_goes_with_the_committed_network_only(rules):
 
 def test_the_arena_plays_a_level_without_the_race_net():
     assert make_player(MIRRORED, "expert-norace").race is False
-    assert make_player(MIRRORED, "expert").race is None  # the committed pair
+    assert make_player(MIRRORED, "expert-own").race is None  # the own network, committed pair
     assert WITH_RACE_NET  # the committed race networks (computer/weights/*-race.npz)
     assert make_player(MIRRORED, "expert-norace").level == "expert"
