@@ -125,6 +125,21 @@ def estimate(rules: str, position: BoardPosition, side: Side, first_turn: bool =
     return {name: float(v) for name, v in zip(OUTPUTS, values, strict=True)}
 
 
+def _level_estimates(rules: str, level: str, position: BoardPosition, roller: Side,
+                     first_turn: bool) -> list[float]:
+    """The estimates (:data:`OUTPUTS` order) ``level`` judges a stake or a resignation
+    by, ``roller`` about to roll: the field engine's at the level's depth where it plays
+    (:func:`through_field`), the pip-count race formula for ``heuristic`` (no gammons),
+    else the network at 1 ply (in short nardy over its own moves valued by the field
+    engine, :func:`field_valued`)."""
+    if through_field(rules, level):
+        return list(field.to_roll_probabilities(position, roller, FIELD_SEARCH[level].plies))
+    if level == "heuristic":
+        return [race_estimate(rules, position, roller), 0.0, 0.0, 0.0, 0.0]
+    return list(Evaluator(rules, load_net(rules), field=field_valued(rules, level))
+                .to_roll(position, roller, first_turn, 1))
+
+
 def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, *,
                    question: Literal["offer", "accept"], stake: int, next_stake: int,
                    mars: bool = True, first_turn: bool = False,
@@ -167,13 +182,7 @@ def stake_decision(rules: str, level: str, position: BoardPosition, side: Side, 
             action = field.cube_action(position, roller, stake=stake, owner=owner,
                                        away=roller_away, plies=plies)
             return action.double if question == "offer" else action.take
-        values = list(field.to_roll_probabilities(position, roller, plies))
-    elif level == "heuristic":
-        win = race_estimate(rules, position, roller)
-        values = [win, 0.0, 0.0, 0.0, 0.0]
-    else:
-        values = list(Evaluator(rules, load_net(rules), field=field_valued(rules, level))
-                      .to_roll(position, roller, roller_first, 1))
+    values = _level_estimates(rules, level, position, roller, roller_first)
     if question == "offer":
         return stakes.should_offer(values, stake, next_stake, mars)
     # The answerer's side of the roller's estimate: win <-> lose.
@@ -218,9 +227,10 @@ def resignation_decision(rules: str, level: str, position: BoardPosition, side: 
 
     Accepted when it takes the match (``situation``: the score, the length), else when
     playing on is not expected to bring more (:func:`computer.stakes.should_accept_resignation`,
-    the expected points per unit of the stake from the level's estimates: the network
-    at 1 ply, the pip-count race formula for ``heuristic``, which sees no gammons); the
-    ``random`` level answers at random. Raises like :func:`choose_play`.
+    the expected points per unit of the stake from the level's estimates, as its stake
+    decisions read them: the field engine's where it plays, the network at 1 ply, the
+    pip-count race formula for ``heuristic``, which sees no gammons); the ``random``
+    level answers at random. Raises like :func:`choose_play`.
     """
     ruleset(rules)
     _check_level(rules, level)
@@ -228,12 +238,7 @@ def resignation_decision(rules: str, level: str, position: BoardPosition, side: 
         return True
     if level == "random":
         return (rng or random.Random()).random() < 0.5
-    offerer = 1 - side
-    if level == "heuristic":
-        values = [race_estimate(rules, position, offerer), 0.0, 0.0, 0.0, 0.0]
-    else:
-        values = list(Evaluator(rules, load_net(rules)).to_roll(position, offerer,
-                                                                offerer_first_turn, 1))
+    values = _level_estimates(rules, level, position, 1 - side, offerer_first_turn)
     mine = [1.0 - values[0], values[3], values[4], values[1], values[2]]
     return stakes.should_accept_resignation(mine, offered_points / situation.stake,
                                             situation.mars)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nardy import BACKGAMMON_RULES, RULESETS, BoardPosition, Side
+from nardy import BACKGAMMON_RULES, RULESETS, SHORT_NARDY_RULES, BoardPosition, Side
 from nardy import BoardPlay as Play
 
 from . import field, heuristic
@@ -97,7 +97,7 @@ def through_field(rules: str, level: str) -> bool:
     return rules == FIELD_RULES and level in FIELD_SEARCH and field.available()
 
 
-FIELD_VALUED = frozenset({"short_nardy"})
+FIELD_VALUED = frozenset({SHORT_NARDY_RULES.name})
 """The rule sets on backgammon's board whose moves are not backgammon's (short nardy: no
 hit-and-hide, H10) where the field engine values the positions: their learned levels
 search with the project's own search (:class:`~computer.search.Evaluator`, the level's

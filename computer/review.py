@@ -68,7 +68,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from nardy import SIDE_NAMES, BoardPosition, Side, Step
+from nardy import BACKGAMMON_RULES, SIDE_NAMES, BoardPosition, Side, Step
 
 from . import field as field_engine
 from . import stakes
@@ -97,7 +97,7 @@ ENGINES = ("field", "network")
 """Who values the plays: the field engine (:mod:`computer.field`, backgammon only) or
 the project's own network."""
 
-FIELD_RULES = frozenset({"backgammon"})
+FIELD_RULES = frozenset({BACKGAMMON_RULES.name})
 """The rule sets the field engine reviews when it is available."""
 
 
