@@ -28,7 +28,7 @@ cases, the staff's decisions and the player's appeal (docs/fairplay.md).
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -302,9 +302,11 @@ def decide(*, account: User, by: User, decision: object, reason: object) -> Fair
                             "may_appeal": (not on_appeal and case.appealed_at is None
                                            and decision != Decision.CLEAR)})
     if "ratings" in effects:
-        effects["tournaments"] = _annul_tournaments(account, reason)
+        effects["tournaments"] = _each_tournament(
+            account, standings_annul, f"fair play: {reason}", "not annulled")
     if restoring:
-        effects["tournaments_restored"] = _restore_tournaments(account, reason)
+        effects["tournaments_restored"] = _each_tournament(
+            account, standings_restore, f"fair play, on appeal: {reason}", "not restored")
     if "ratings" in effects or restoring:
         FairplayDecision.objects.filter(pk=done.pk).update(effects=effects)
         done.effects = effects
@@ -323,33 +325,19 @@ def _standing_annulments(account: User) -> dict[int, datetime]:
     return out
 
 
-def _restore_tournaments(account: User, reason: str) -> list[dict[str, Any]]:
-    """Each tournament of ``account`` restored in its own transaction (an annulment
-    overturned on appeal); a failure is logged with the decision and the others go on."""
+def _each_tournament(account: User, change: Callable[..., dict[str, Any]], reason: str,
+                     failed: str) -> list[dict[str, Any]]:
+    """``change`` (:func:`standings_annul` or :func:`standings_restore`) applied to each
+    tournament of ``account``, each in its own transaction; a failure is logged with the
+    decision (``{"error": failed}``) and the others go on."""
     out = []
     for tournament_id in tournaments_of(account.pk):
         try:
-            out.append(standings_restore(tournament_id=tournament_id, user_id=account.pk,
-                                         reason=f"fair play, on appeal: {reason}"))
+            out.append(change(tournament_id=tournament_id, user_id=account.pk, reason=reason))
         except Exception:
-            _log.exception("fair play: tournament %s of %s not restored", tournament_id,
-                           account.pk)
-            out.append({"tournament": tournament_id, "error": "not restored"})
-    return out
-
-
-def _annul_tournaments(account: User, reason: str) -> list[dict[str, Any]]:
-    """Each tournament of ``account`` annulled in its own transaction; a failure is
-    logged with the decision and the others go on."""
-    out = []
-    for tournament_id in tournaments_of(account.pk):
-        try:
-            out.append(standings_annul(tournament_id=tournament_id, user_id=account.pk,
-                                       reason=f"fair play: {reason}"))
-        except Exception:
-            _log.exception("fair play: tournament %s of %s not annulled", tournament_id,
-                           account.pk)
-            out.append({"tournament": tournament_id, "error": "not annulled"})
+            _log.exception("fair play: tournament %s of %s %s", tournament_id, account.pk,
+                           failed)
+            out.append({"tournament": tournament_id, "error": failed})
     return out
 
 

@@ -332,6 +332,15 @@ def tournaments_of(user_id: int) -> list[int]:
                   .values_list("tournament_id", flat=True))
 
 
+def _locked_entrant(tournament: Tournament, user_id: int) -> Entrant:
+    """The entrant ``user_id`` of ``tournament``, locked (with its user); 404 if none."""
+    entrant = (Entrant.objects.select_for_update().select_related("user")
+               .filter(tournament=tournament, user_id=user_id).first())
+    if entrant is None:
+        raise NotFound(gettext_noop("Not an entrant of this tournament."))
+    return entrant
+
+
 def standings_annul(*, tournament_id: int, user_id: int, reason: str) -> dict[str, Any]:
     """The results of ``user_id`` in a tournament annulled (a player found to have had
     computer assistance; docs/tournaments.md, "Annulment"), in one transaction with the
@@ -344,10 +353,7 @@ def standings_annul(*, tournament_id: int, user_id: int, reason: str) -> dict[st
     :func:`standings_restore` undoes; what it changed is answered."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        entrant = (Entrant.objects.select_for_update().select_related("user")
-                   .filter(tournament=tournament, user_id=user_id).first())
-        if entrant is None:
-            raise NotFound(gettext_noop("Not an entrant of this tournament."))
+        entrant = _locked_entrant(tournament, user_id)
         won = list(Pairing.objects.select_for_update(of=("self",))
                    .select_related("black__user", "white__user")
                    .filter(tournament=tournament, winner=entrant, black__isnull=False,
@@ -388,10 +394,7 @@ def standings_restore(*, tournament_id: int, user_id: int, reason: str) -> dict[
     undo)."""
     with transaction.atomic():
         tournament = _locked(tournament_id)
-        entrant = (Entrant.objects.select_for_update().select_related("user")
-                   .filter(tournament=tournament, user_id=user_id).first())
-        if entrant is None:
-            raise NotFound(gettext_noop("Not an entrant of this tournament."))
+        entrant = _locked_entrant(tournament, user_id)
         events = list(TournamentEvent.objects.filter(
             tournament=tournament, type__in=("annulled", "restored"),
             data__entrant=entrant.pk).order_by("-seq")[:1])
