@@ -194,7 +194,9 @@ def play_turn(page: Any, match_id: int, *, hotseat: bool = True, keyboard: bool 
                 key(s["to"]) for s in steps if s["from"] == step["from"]}
             label = page.locator(f'#board svg [data-key="{key(step["to"])}"]').get_attribute(
                 "aria-label")
-            assert re.search(r"legal landing(, hits)?$", label), label
+            # A landing two dice reach (bearing off with either) names them.
+            assert re.search(r"legal landing(, hits)?(, with the \d( or the \d)*)?$",
+                             label), label
             if shots:
                 shot(page, shots)
                 shots = None
@@ -203,8 +205,15 @@ def play_turn(page: Any, match_id: int, *, hotseat: bool = True, keyboard: bool 
             else:
                 page.click(f'#board svg [data-key="{key(step["to"])}"]')
             drafted += 1
-            page.wait_for_function("n => document.querySelector('#board').dataset.draft === n",
+            # Two dice reaching the landing (bearing off) ask which one: the step's own.
+            page.wait_for_function("""n => document.querySelector('#board').dataset.draft === n
+                                     || !document.querySelector('#die-choice').hidden""",
                                    arg=str(drafted))
+            if page.locator("#die-choice").is_visible():
+                page.click(f'#die-choice button[data-die="{step["die"]}"]')
+                page.wait_for_function(
+                    "n => document.querySelector('#board').dataset.draft === n",
+                    arg=str(drafted))
             stop = tree[step["next"]]
         # The turn is complete: Done sends it; by keyboard the focus
         # is already on it.
