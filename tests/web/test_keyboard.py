@@ -47,11 +47,17 @@ def wait_version_change(page: Any, version: str | None) -> None:
 
 def refusal(page: Any, target: str) -> str:
     """Walk to `target` by arrows, press Enter; the reason shown (also announced)."""
+    # Every announcement is kept: the opponent's last move may be announced after the
+    # refusal when its event arrives late.
+    page.evaluate("""() => { if (window.announced) return; window.announced = [];
+        const box = document.querySelector('#announce');
+        new MutationObserver(() => window.announced.push(box.textContent))
+            .observe(box, {childList: true, characterData: true, subtree: true}); }""")
     keyboard_press(page, target)
     hint = page.locator("#hint")
     hint.wait_for()
     text = hint.inner_text()
-    assert page.locator("#announce").inner_text() == text
+    page.wait_for_function("t => window.announced.includes(t)", arg=text)
     return text
 
 
