@@ -21,6 +21,23 @@ computed in that side's own numbering, ``S`` the side and ``O`` the other:
       a checker lands on a point ``O`` does not block, or bears off when all are home)
 ====  =====================================================================================
 
+The ``shape-signed24`` encoding adds :data:`SHAPE` inputs a side (:func:`shape`), what
+players of the running games read beside the contact: the timing, the head, the last
+checkers and the blocks in front of the opponent, again in each side's own numbering:
+
+====  =====================================================================================
+ 0    ``S``'s checkers on its head (own point 24), / 15
+ 1    ``S``'s checkers in its starting quarter (own points 19..24, the bar too), / 15
+ 2    ``S``'s checkers not yet home (own points 7..24 and the bar), / 15
+ 3    bear-in pips: the pips ``S`` must play to bring every checker home, / 200
+ 4    ``S``'s rearmost checker: its point (25 on the bar, 0 when none is left), / 24
+ 5    the pips of ``S``'s three rearmost checkers, / 75
+ 6    timing: the pips of ``S``'s spare checkers (those beyond the ones holding their
+      point), which it can play without giving up a point, / 300
+ 7    trapped: ``O``'s checkers behind ``S``'s longest run of held points (three or more
+      in a row, in ``O``'s way; the lowest such run when two are as long), / 15
+====  =====================================================================================
+
 "Blocks" and "held" are the rule set's: two checkers in the hitting games (H7), one in Long
 Nardy (R6). In Long Nardy there are no hits, so inputs 0-2 are zero. Everything is computed
 on bit masks for the whole batch at once (point ``p`` is bit ``p``; ``O``'s bar is bit 0
@@ -35,6 +52,8 @@ from .board import IntArray, Profile
 
 EXTRA = 13
 """Contact inputs per side."""
+SHAPE = 8
+"""Shape inputs per side (:func:`shape`)."""
 
 POINTS = 24
 _ON_BOARD = ((1 << (POINTS + 1)) - 1) & ~1       # bits 1..24
@@ -141,4 +160,46 @@ def contact(counts: IntArray, bar: IntArray, prof: Profile) -> np.ndarray:
         bears = home & (((own >> d) & 1).astype(bool) | (rear < d))
         enters = ~((blocked >> (25 - d)) & 1).astype(bool)
         out[:, :, 6 + d] = np.where(bar > 0, enters, inside | bears)
+    return out
+
+
+_POINT = np.arange(1, POINTS + 1)
+_BEAR_IN = np.maximum(_POINT - 6, 0)
+
+
+def shape(counts: IntArray, bar: IntArray, prof: Profile) -> np.ndarray:
+    """The :data:`SHAPE` inputs of both sides: ``counts`` is ``(n, 2, 24)`` (each side's
+    own points), ``bar`` ``(n, 2)``; the result is ``(n, 2, SHAPE)`` float32."""
+    n = len(counts)
+    need = 2 if prof.hits else 1
+    out = np.zeros((n, 2, SHAPE), dtype=np.float32)
+    out[:, :, 0] = counts[:, :, POINTS - 1] / 15.0
+    out[:, :, 1] = (counts[:, :, 18:].sum(axis=2) + bar) / 15.0
+    out[:, :, 2] = (counts[:, :, 6:].sum(axis=2) + bar) / 15.0
+    out[:, :, 3] = (counts @ _BEAR_IN + 19 * bar) / 200.0
+    # The checkers from the rear: the bar (at 25) first, then points 24 down to 1.
+    rear_first = np.concatenate((bar[:, :, None], counts[:, :, ::-1]), axis=2)
+    where = np.concatenate(([25], _POINT[::-1]))
+    present = rear_first > 0
+    first = np.argmax(present, axis=2)
+    out[:, :, 4] = np.where(present.any(axis=2), where[first], 0) / 24.0
+    before = np.cumsum(rear_first, axis=2) - rear_first
+    last3 = np.clip(3 - before, 0, rear_first)
+    out[:, :, 5] = (last3 @ where) / 75.0
+    out[:, :, 6] = (np.maximum(counts - need, 0) @ _POINT) / 300.0
+    # Trapped: in the other side's numbering (it moves from its 24 down to 1), the
+    # points this side holds and the other's checkers still behind them.
+    held = counts[:, :, _TO_MINE[prof.numbering]] >= need     # side k's, at the other's r
+    other = counts[:, ::-1]                                    # the other's, on its own points
+    behind = other[:, :, ::-1].cumsum(axis=2)[:, :, ::-1] - other  # other's above point r
+    behind = behind + bar[:, ::-1, None]
+    run = np.zeros((n, 2), dtype=np.int64)
+    best = np.zeros((n, 2), dtype=np.int64)
+    trapped = np.zeros((n, 2), dtype=np.int64)
+    for r in range(POINTS):
+        run = np.where(held[:, :, r], run + 1, 0)
+        longer = run > best
+        best = np.where(longer, run, best)
+        trapped = np.where(longer, behind[:, :, r], trapped)
+    out[:, :, 7] = np.where(best >= 3, trapped, 0) / 15.0
     return out

@@ -26,9 +26,15 @@ in that side's own numbering:
 **Contact encoding** (:func:`encode_contact`, ``contact-signed24``, :data:`CONTACT_INPUTS`
 = 234): the TD encoding's 208 inputs followed by :data:`computer.features.EXTRA` contact
 features a side (shots, pips lost, blots, escapes, closed points, anchors, back checkers,
-mobility per die; :mod:`computer.features`). A layout's encodings are listed by name in
-:data:`ENCODINGS` (the last is the current one); a network is read by the one its meta
-names (:func:`net_encoding`).
+mobility per die; :mod:`computer.features`).
+
+**Shape encoding** (:func:`encode_shape`, ``shape-signed24``, :data:`SHAPE_INPUTS` = 250):
+the contact encoding's 234 inputs followed by :data:`computer.features.SHAPE` inputs a
+side (the head, the starting quarter, checkers not home, bear-in pips, the rearmost
+checker, the last three checkers' pips, the spare checkers' pips, the opponent's
+checkers trapped behind the longest block; :func:`computer.features.shape`). A layout's
+encodings are listed by name in :data:`ENCODINGS` (the last is the current one); a
+network is read by the one its meta names (:func:`net_encoding`).
 
 **Network**: the encoding's inputs → ``hidden`` tanh units → :data:`N_OUTPUTS` sigmoid outputs,
 the mover's probabilities of: winning, winning 2+ points (mars/gammon), winning 3
@@ -64,9 +70,10 @@ from .board import (
     ruleset,
 )
 
-__all__ = ["CONTACT_INPUTS", "ENCODINGS", "N_OUTPUTS", "OUTPUTS", "TD_INPUTS", "Encoding",
-           "FloatArray", "Inputs", "Net", "WeightsMismatchError", "encode", "encode_contact",
-           "encoding", "equity", "flip", "net_encoding", "outcome_vector"]
+__all__ = ["CONTACT_INPUTS", "ENCODINGS", "N_OUTPUTS", "OUTPUTS", "SHAPE_INPUTS", "TD_INPUTS",
+           "Encoding", "FloatArray", "Inputs", "Net", "WeightsMismatchError", "encode",
+           "encode_contact", "encode_shape", "encoding", "equity", "flip", "net_encoding",
+           "outcome_vector"]
 
 Inputs = npt.NDArray[np.floating[Any]]
 
@@ -74,6 +81,8 @@ TD_INPUTS = 2 * (4 * POINTS + 8)
 """The TD encoding's input size (208)."""
 CONTACT_INPUTS = TD_INPUTS + 2 * features.EXTRA
 """The contact encoding's input size (234)."""
+SHAPE_INPUTS = CONTACT_INPUTS + 2 * features.SHAPE
+"""The shape encoding's input size (250)."""
 N_OUTPUTS = 5
 OUTPUTS = ("win", "win_2", "win_3", "lose_2", "lose_3")
 
@@ -257,13 +266,32 @@ def encode_contact(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
     """The ``contact-signed24`` inputs: :func:`encode`'s, then each side's
     :func:`computer.features.contact` (the mover's :data:`~computer.features.EXTRA`, then
     the opponent's)."""
+    x = np.empty((len(b), CONTACT_INPUTS), dtype=np.float32)
+    _contact_into(x, b, prof)
+    return x
+
+
+def _contact_into(x: npt.NDArray[np.float32], b: Boards, prof: Profile) -> IntArray:
+    """:func:`encode_contact`'s inputs written into the first :data:`CONTACT_INPUTS`
+    columns of ``x``; returns the two sides' counts, ``(n, 2, 24)``, for more features."""
     n = len(b)
-    x = np.empty((n, CONTACT_INPUTS), dtype=np.float32)
     td = x[:, :TD_INPUTS].reshape(n, 2, _BLOCK)
     assert n == 0 or np.shares_memory(td, x)  # written in place, not into a copy
     _encode_into(td, b, prof)
     counts = np.stack((b.mine, b.theirs), axis=1)
-    x[:, TD_INPUTS:] = features.contact(counts, b.bar, prof).reshape(n, 2 * features.EXTRA)
+    x[:, TD_INPUTS:CONTACT_INPUTS] = features.contact(counts, b.bar, prof).reshape(
+        n, 2 * features.EXTRA)
+    return counts
+
+
+def encode_shape(b: Boards, prof: Profile) -> npt.NDArray[np.float32]:
+    """The ``shape-signed24`` inputs: :func:`encode_contact`'s, then each side's
+    :func:`computer.features.shape` (the mover's :data:`~computer.features.SHAPE`, then
+    the opponent's)."""
+    n = len(b)
+    x = np.empty((n, SHAPE_INPUTS), dtype=np.float32)
+    counts = _contact_into(x, b, prof)
+    x[:, CONTACT_INPUTS:] = features.shape(counts, b.bar, prof).reshape(n, 2 * features.SHAPE)
     return x
 
 
@@ -272,6 +300,8 @@ ENCODINGS: dict[str, dict[str, Callable[[Profile], Encoding]]] = {
         "td-signed24": lambda prof: Encoding("td-signed24", TD_INPUTS, prof, encode),
         "contact-signed24": lambda prof: Encoding("contact-signed24", CONTACT_INPUTS, prof,
                                                   encode_contact),
+        "shape-signed24": lambda prof: Encoding("shape-signed24", SHAPE_INPUTS, prof,
+                                                encode_shape),
     },
 }
 """The network encodings of each packed layout (``codec.layout``) by name, built for a

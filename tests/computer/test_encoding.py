@@ -265,7 +265,7 @@ def test_training_records_the_encoding(tmp_path):
     assert {k: net.meta[k] for k in encoding("nard").meta} == encoding("nard").meta
     path = tmp_path / "nard.npz"
     net.save(path)
-    assert network.Net.load(path, "nard").n_inputs == network.CONTACT_INPUTS
+    assert network.Net.load(path, "nard").n_inputs == network.SHAPE_INPUTS
 
 
 # --- a rule set the computer cannot read ---------------------------------------------

@@ -1,5 +1,5 @@
-"""The contact encoding's features: computer/features.py, checked by
-hand on concrete positions (docs/computer.md, "Contact features")."""
+"""The contact and shape encodings' features: computer/features.py, checked by
+hand on concrete positions (docs/computer.md, "Contact features", "Shape features")."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from computer.lab import PREVIOUS_DIR
 from computer.lab.train import widen
 from computer.network import (
     CONTACT_INPUTS,
+    SHAPE_INPUTS,
     TD_INPUTS,
     Net,
     encode,
@@ -117,7 +118,7 @@ def test_the_starting_position(rules, expected):
 
 @pytest.mark.parametrize("rules", ["long_nardy", "backgammon", "short_nardy", "nard"])
 def test_the_contact_encoding_extends_the_td_encoding(rules):
-    enc = encoding(rules)
+    enc = encoding(rules, "contact-signed24")
     assert (enc.name, enc.n_inputs) == ("contact-signed24", CONTACT_INPUTS)
     rs = ruleset(rules)
     for position, side, dice, first in sample_positions(rules, 12, seed=5):
@@ -134,8 +135,8 @@ def test_a_widened_network_starts_where_its_start_was(rules):
     start = Net.load(PREVIOUS_DIR / f"{rules}.npz", rules)
     assert net_encoding(rules, start).name == "td-signed24"
     wide = widen(start, encoding(rules), 96, np.random.default_rng(1))
-    assert (wide.n_inputs, wide.hidden) == (CONTACT_INPUTS, 96)
-    assert net_encoding(rules, wide).name == "contact-signed24"
+    assert (wide.n_inputs, wide.hidden) == (SHAPE_INPUTS, 96)
+    assert net_encoding(rules, wide).name == "shape-signed24"
     positions = []
     rs = ruleset(rules)
     for position, side, dice, first in sample_positions(rules, 10, seed=6):
@@ -146,3 +147,70 @@ def test_a_widened_network_starts_where_its_start_was(rules):
         assert np.allclose(a, b, atol=1e-6)
     with pytest.raises(ValueError, match="cannot widen"):
         widen(wide, encoding(rules, "td-signed24"), 96, np.random.default_rng(1))
+
+
+# --- the shape features ----------------------------------------------------------------
+
+HEAD, QUARTER, NOT_HOME, BEAR_IN, REAR, LAST_THREE, SPARE_PIPS, TRAPPED = range(8)
+
+
+def shape(rules: str, b: Boards, side: int = 0) -> np.ndarray:
+    counts = np.stack((b.mine, b.theirs), axis=1)
+    return features.shape(counts, b.bar, profile(rules))[0, side]
+
+
+def test_shape_of_a_long_nardy_block():
+    # Mine: a run on my 16..19 (the opponent's 4..7, R2) and 11 home; the opponent's 3
+    # checkers past it on its 3-point, 3 on its 8 and 10 on its head, all behind the run.
+    b = board({16: 1, 17: 1, 18: 1, 19: 1, 1: 11}, {3: 2, 8: 3, 24: 10})
+    assert shape("long_nardy", b, 0) == pytest.approx(np.array(
+        [0, 1 / 15, 4 / 15, (10 + 11 + 12 + 13) / 200, 19 / 24, (19 + 18 + 17) / 75,
+         10 / 300, 13 / 15], np.float32))
+    # The opponent's: its points 3, 8 and 24 are my 15, 20 and 12: no run of three.
+    assert shape("long_nardy", b, 1) == pytest.approx(np.array(
+        [10 / 15, 10 / 15, 13 / 15, (2 * 3 + 10 * 18) / 200, 1, 72 / 75,
+         (1 * 3 + 2 * 8 + 9 * 24) / 300, 0], np.float32))
+
+
+def test_a_run_of_two_traps_nothing():
+    b = board({13: 1, 14: 1, 1: 13}, {10: 4, 24: 11})
+    assert shape("long_nardy", b)[TRAPPED] == 0
+
+
+def test_shape_from_the_bar_and_behind_a_backgammon_prime():
+    # My 18..20 held (the opponent's 5..7, H1): behind them its 8 and 24 and its bar.
+    b = board({18: 2, 19: 2, 20: 2, 1: 9}, {8: 2, 24: 3, 1: 9}, bar=(0, 1))
+    assert shape("backgammon", b)[TRAPPED] == pytest.approx(6 / 15)
+    assert shape("backgammon", b)[SPARE_PIPS] == pytest.approx(7 / 300)   # 7 spare on my 1
+    on_bar = board({1: 13}, {}, bar=(2, 0))
+    got = shape("backgammon", on_bar)
+    assert got[REAR] == pytest.approx(25 / 24)
+    assert got[LAST_THREE] == pytest.approx((25 + 25 + 1) / 75)
+    assert (got[QUARTER], got[NOT_HOME]) == pytest.approx((2 / 15, 2 / 15))
+    assert got[BEAR_IN] == pytest.approx(2 * 19 / 200)
+    assert got[SPARE_PIPS] == pytest.approx(11 / 300)
+
+
+def test_the_starting_shape():
+    b = boards("long_nardy", [ruleset("long_nardy").initial()], 0)
+    start = [1, 1, 1, 15 * 18 / 200, 1, 72 / 75, 14 * 24 / 300, 0]
+    for side in (0, 1):
+        assert shape("long_nardy", b, side) == pytest.approx(np.array(start, np.float32))
+    gone = board({}, {1: 15})                                  # nothing left of mine
+    assert shape("long_nardy", gone)[[REAR, LAST_THREE, NOT_HOME]] == pytest.approx([0, 0, 0])
+
+
+@pytest.mark.parametrize("rules", ["long_nardy", "backgammon", "short_nardy", "nard"])
+def test_the_shape_encoding_extends_the_contact_encoding(rules):
+    enc = encoding(rules)
+    assert (enc.name, enc.n_inputs) == ("shape-signed24", SHAPE_INPUTS)
+    rs = ruleset(rules)
+    for position, side, dice, first in sample_positions(rules, 12, seed=5):
+        b = boards(rules, rs.legal_positions(position, side, dice, first), side)
+        x = enc.encode(b)
+        assert np.array_equal(x[:, :CONTACT_INPUTS],
+                              encoding(rules, "contact-signed24").encode(b))
+        swapped = enc.encode(b.flipped())
+        half = features.SHAPE
+        assert np.array_equal(x[:, CONTACT_INPUTS:CONTACT_INPUTS + half],
+                              swapped[:, CONTACT_INPUTS + half:])

@@ -123,7 +123,7 @@ def test_a_warm_start_is_named_in_the_log_by_its_digest(tmp_path):
     digest = hashlib.sha256(start.read_bytes()).hexdigest()[:16]
     assert weights_digest(start) == digest
     log = (tmp_path / "warm.log").read_text().splitlines()
-    assert log[2] == f"# init=start.npz sha256={digest} (contact-signed24, 8 hidden, 2 games)"
+    assert log[2] == f"# init=start.npz sha256={digest} (shape-signed24, 8 hidden, 2 games)"
     assert log[-1].startswith("# done in ") and log[-1].endswith("weights: warm.npz")
     net = Net.load(out, "long_nardy")
     assert net.hidden == 10 and net.meta["games"] == "4"

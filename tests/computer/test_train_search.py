@@ -81,7 +81,7 @@ def test_the_stage_is_reproducible_and_logs_each_round():
     assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
     assert [line.split()[0] for line in log_a] == ["round=1", "round=2"]
     assert all("positions=" in line and "vs_start_0ply=" in line for line in log_a)
-    assert a.meta["search_rounds"] == "2" and a.meta["encoding"] == "contact-signed24"
+    assert a.meta["search_rounds"] == "2" and a.meta["encoding"] == "shape-signed24"
     assert not np.array_equal(a.w1, small_net().w1)
 
 
@@ -93,7 +93,7 @@ def test_the_command_logs_its_start_and_rounds(tmp_path):
     log = out.with_suffix(".log").read_text().splitlines()
     assert log[0].startswith("# python -m computer.lab.train_search --rules backgammon")
     assert log[1].startswith(f"# start=start.npz sha256={weights_digest(start)} "
-                             "(contact-signed24, 6 hidden, ")
+                             "(shape-signed24, 6 hidden, ")
     assert "targets=2-ply reduced;" in log[1]
     assert log[2].startswith("round=1 ") and log[3].startswith("# done in ")
     fitted = Net.load(out, RULES)
