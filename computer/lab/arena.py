@@ -4,8 +4,11 @@
     python -m computer.lab arena expert gnubg --rules backgammon --games 500 --jobs 2
     python -m computer.lab arena world-class gnubg-1ply --rules backgammon --match 1
 
-``A`` and ``B`` are level names (:data:`computer.LEVELS`) or ``gnubg`` (GNU Backgammon
-at 0-ply, backgammon only, :mod:`computer.lab.gnubg`; ``gnubg-1ply`` at 1-ply). The
+``A`` and ``B`` are level names (:data:`computer.LEVELS`), ``gnubg`` (GNU Backgammon
+at 0-ply, backgammon only, :mod:`computer.lab.gnubg`; ``gnubg-1ply`` at 1-ply) or
+``champion`` (MetinGames' Long Narde bot, long nardy only, run by Node.js from a clone
+outside the project, :mod:`computer.lab.champion`; ``champion-botrules`` with its own
+prime rule, raising at a play ours refuses). The
 learned levels play backgammon as the server plays them: through the field engine
 (:mod:`computer.field`) where it is installed, and short nardy with the positions valued
 by it; ``expert-own`` (any learned level with ``-own``) plays with the project's own
@@ -75,12 +78,18 @@ from computer.weights_io import UnknownLevelError, weights_path
 from nardy import BoardPlay as Play
 from nardy import BoardPosition, Side
 
+from .champion import ChampionError, ChampionPlayer, champion_version
+from .champion import missing as champion_missing
 from .gnubg import GnubgError, GnubgPlayer, find_gnubg
 from .match import MAX_TURNS, first_dice
 
 GNUBG = "gnubg"
 GNUBG_1PLY = "gnubg-1ply"
 """GNU Backgammon searching one roll ahead (its 1-ply)."""
+CHAMPION = "champion"
+"""MetinGames' Long Narde bot under our prime rule (:mod:`computer.lab.champion`)."""
+CHAMPION_BOT_RULES = "champion-botrules"
+"""The same bot with its own prime rule: a play ours refuses stops the run."""
 OWN = "-own"
 """A learned level's name with this suffix (``expert-own``) plays backgammon with the
 project's own network, not the field engine: the comparison, and the fallback."""
@@ -101,7 +110,7 @@ count) even in a ``--match`` run: the computer as it played before it played for
 match (:mod:`computer.score`), for measuring what that changed."""
 PLAYERS = (*LEVELS, *(f"{level}{suffix}" for level in LEVELS if level in LEARNED
                       for suffix in (NO_DB, NO_RACE, MONEY, OWN)), f"expert{FULL}", GNUBG,
-           GNUBG_1PLY)
+           GNUBG_1PLY, CHAMPION, CHAMPION_BOT_RULES)
 """Every name the arena takes for ``A`` and ``B``."""
 
 
@@ -239,6 +248,12 @@ def check_player(rules: str, name: str, weights: Path | None = None,
         if find_gnubg() is None:
             raise ArenaError("gnubg: GNU Backgammon is not installed (Debian: apt-get "
                              "install gnubg; looked on $PATH and in /usr/games)")
+    elif name in (CHAMPION, CHAMPION_BOT_RULES):
+        if rules != "long_nardy":
+            raise ArenaError(f"the champion plays long_nardy only, not {rules!r}")
+        why = champion_missing()
+        if why is not None:
+            raise ArenaError(why)
     elif name not in LEVELS:
         raise ArenaError(f"no player {name!r}; players: {', '.join(PLAYERS)}")
     elif name in LEARNED:
@@ -260,6 +275,8 @@ def make_player(rules: str, name: str, weights: Path | None = None, match: int =
     check_player(rules, name, weights, race_weights)
     if name in (GNUBG, GNUBG_1PLY):
         return GnubgPlayer(match=match, plies=1 if name == GNUBG_1PLY else 0)
+    if name in (CHAMPION, CHAMPION_BOT_RULES):  # plays for the game: it knows no match
+        return ChampionPlayer(rules="ours" if name == CHAMPION else "own")
     if _through_field(rules, name, weights, race_weights):
         return FieldPlayer(rules, _level(name)[0], 0 if name.endswith(MONEY) else match)
     race: bool | Net | None = _uses_race(name)
@@ -415,6 +432,9 @@ class Setup:
         if self.match:  # money play's records (all before there was match play) say none
             header["match"] = self.match
         header.update(engines)  # nor those before the field engine played
+        for player, name in (("a", self.a), ("b", self.b)):  # the bot's commit
+            if name in (CHAMPION, CHAMPION_BOT_RULES):
+                header[f"{player}_champion"] = champion_version()
         for player, name in (("a", self.a), ("b", self.b)):  # nor those before this option
             path = self.race_weights_of(player)
             if path is not None and _level(name)[0] in LEARNED and _uses_race(name) is None:
@@ -501,7 +521,8 @@ def run(setup: Setup, games: int, jobs: int = 1, progress: bool = False,
     ``jobs`` worker processes; with ``record``, only those the record file lacks, each
     appended to it as it ends (the tally has them all). Raises :class:`ArenaError` for a
     player that cannot be set up or a record of another setup,
-    :class:`~computer.lab.gnubg.GnubgError` when gnubg fails."""
+    :class:`~computer.lab.gnubg.GnubgError` when gnubg fails,
+    :class:`~computer.lab.champion.ChampionError` when the champion does."""
     for player, name in (("a", setup.a), ("b", setup.b)):
         check_player(setup.rules, name, setup.weights_of(player),
                      setup.race_weights_of(player))
@@ -649,7 +670,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tally = run(setup, args.games, args.jobs, args.progress, args.record)
     except ArenaError as error:  # the players, the counts or the record: before any game
         parser.error(str(error))
-    except GnubgError as error:
+    except (GnubgError, ChampionError) as error:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
     for line in report(setup, tally, args.jobs, time.perf_counter() - start):
