@@ -21,9 +21,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 PREVIOUS_DIR = WEIGHTS_DIR / "previous"
 """The networks the committed ones replaced (``<rules>.npz`` and its log): the arena's
-``--b-weights`` for a comparison, a training's ``--init``."""
+``--b-weights`` for a comparison, a training's ``--init``. An older one replaced in its
+turn stays as ``<rules>-<encoding>.npz`` (:func:`previous_network`)."""
 CANDIDATES_DIR = WEIGHTS_DIR / "candidates"
 """Networks trained on and measured but not adopted, each with its log."""
+
+
+def previous_network(rules: str, encoding: str | None = None) -> Path:
+    """The weights file of the network the committed one of ``rules`` replaced; with
+    ``encoding``, the newest replaced network trained with that encoding (the previous
+    one if it was, else ``<rules>-<encoding>.npz`` beside it). Raises
+    ``FileNotFoundError`` when there is none."""
+    path = PREVIOUS_DIR / f"{rules}.npz"
+    if encoding is not None and _encoding_of(path) != encoding:
+        path = PREVIOUS_DIR / f"{rules}-{encoding}.npz"
+    if not path.exists():
+        kind = f" of {encoding}" if encoding else ""
+        raise FileNotFoundError(f"no previous {rules} network{kind} in {PREVIOUS_DIR}")
+    return path
+
+
+def _encoding_of(path: Path) -> str | None:
+    """The encoding a weights file's meta names (None for a missing file)."""
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        meta = dict(str(item).split("=", 1) for item in data["meta"])
+    return meta.get("encoding")

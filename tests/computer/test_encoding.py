@@ -19,10 +19,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pytest
 
+import computer.lab
 from computer import board as board_module
 from computer import network
 from computer.board import Boards, UnreadableBoardError, boards, profile, ruleset
-from computer.lab import PREVIOUS_DIR
+from computer.lab import previous_network
 from computer.lab.train import train
 from computer.levels import levels_for, picker
 from computer.network import WeightsMismatchError, encoding
@@ -168,8 +169,8 @@ def test_values_and_choices_of_the_committed_weights_are_the_old_ones(rules):
     inputs, exactly, and the network level picks the old encoding's best play (without
     the race networks, which came later: tests/computer/test_race.py)."""
     net = load_net(rules)
-    if net.meta["encoding"] != "td-signed24":  # retrained since: the network it replaced
-        net = network.Net.load(PREVIOUS_DIR / f"{rules}.npz", rules)
+    if net.meta["encoding"] != "td-signed24":  # retrained since: the td network it replaced
+        net = network.Net.load(previous_network(rules, "td-signed24"), rules)
     pick = picker(rules, "network", net=net, race=False)
     rs = ruleset(rules)
     checked = 0
@@ -258,6 +259,22 @@ def test_the_fingerprint_follows_what_the_encoding_writes():
     assert other.fingerprint != enc.fingerprint
     assert replace(enc, profile=replace(enc.profile, hits=True)).fingerprint != enc.fingerprint
     assert replace(enc).fingerprint == enc.fingerprint
+
+
+def test_the_previous_network_of_an_encoding(tmp_path, monkeypatch):
+    """``previous_network``: the replaced network, or the older one of the encoding asked
+    for beside it, and a clear error when there is none."""
+    td_network = previous_network("nard", "td-signed24").read_bytes()
+    monkeypatch.setattr(computer.lab, "PREVIOUS_DIR", tmp_path)
+    with pytest.raises(FileNotFoundError, match="no previous nard network"):
+        previous_network("nard")
+    train("nard", 1, seed=3, hidden=4, report=1, eval_games=0).save(tmp_path / "nard.npz")
+    assert previous_network("nard") == tmp_path / "nard.npz"
+    assert previous_network("nard", "shape-signed24") == tmp_path / "nard.npz"
+    with pytest.raises(FileNotFoundError, match="no previous nard network of td-signed24"):
+        previous_network("nard", "td-signed24")
+    (tmp_path / "nard-td-signed24.npz").write_bytes(td_network)
+    assert previous_network("nard", "td-signed24") == tmp_path / "nard-td-signed24.npz"
 
 
 def test_training_records_the_encoding(tmp_path):

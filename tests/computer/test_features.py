@@ -8,7 +8,7 @@ import pytest
 
 from computer import features
 from computer.board import Boards, boards, profile, ruleset
-from computer.lab import PREVIOUS_DIR
+from computer.lab import previous_network
 from computer.lab.train import widen
 from computer.network import (
     CONTACT_INPUTS,
@@ -132,7 +132,7 @@ def test_the_contact_encoding_extends_the_td_encoding(rules):
 
 @pytest.mark.parametrize("rules", ["long_nardy", "backgammon"])
 def test_a_widened_network_starts_where_its_start_was(rules):
-    start = Net.load(PREVIOUS_DIR / f"{rules}.npz", rules)
+    start = Net.load(previous_network(rules, "td-signed24"), rules)
     assert net_encoding(rules, start).name == "td-signed24"
     wide = widen(start, encoding(rules), 96, np.random.default_rng(1))
     assert (wide.n_inputs, wide.hidden) == (SHAPE_INPUTS, 96)
