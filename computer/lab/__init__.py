@@ -7,7 +7,9 @@ by it (``python -m computer.lab <command>``, :mod:`computer.lab.__main__`).
   :mod:`~computer.lab.ensemble` (networks averaged into one);
 - measuring: :mod:`~computer.lab.arena` (games between two players, with the win rate's
   interval), :mod:`~computer.lab.match` (games between two levels),
-  :mod:`~computer.lab.gnubg` (GNU Backgammon as an arena player);
+  :mod:`~computer.lab.gnubg` (GNU Backgammon as an arena player),
+  :mod:`~computer.lab.champion` (MetinGames' Long Narde bot as one),
+  :mod:`~computer.lab.external` (what the two share);
 - :mod:`~computer.lab.bearoff`: building the exact bear-off databases;
 - :mod:`~computer.lab.client`: the reference bot client, a standalone client of the
   public API;

@@ -54,6 +54,8 @@ from nardy import BLACK, WHITE, BoardPosition, Position, Side, Step
 from nardy import BoardPlay as Play
 from nardy.types import opp
 
+from .external import end_process
+
 DEFAULT_DIR = Path("/work/ext/long-narde")
 """Where the bot's repository is cloned when ``$NARD_CHAMPION_DIR`` is not set."""
 
@@ -473,16 +475,7 @@ class ChampionPlayer:
 
     def close(self) -> None:
         """End the node process (idempotent)."""
-        process = self._process
-        if process.poll() is None:
-            try:
-                assert process.stdin is not None
-                process.stdin.write("quit\n")
-                process.stdin.close()
-                process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
-                process.wait()
+        end_process(self._process)
 
     def __enter__(self) -> ChampionPlayer:
         return self

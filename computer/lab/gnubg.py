@@ -34,6 +34,8 @@ from pathlib import Path
 from nardy import BACKGAMMON_RULES, BoardPosition, HitPosition, Side
 from nardy import BoardPlay as Play
 
+from .external import end_process
+
 Steps = tuple[tuple[int, int], ...]
 """A move as ``(from, to)`` pairs in the mover's numbering: 25 is the bar, 0 off."""
 
@@ -250,16 +252,7 @@ class GnubgPlayer:
 
     def close(self) -> None:
         """End the gnubg process (idempotent)."""
-        process = self._process
-        if process.poll() is None:
-            try:
-                assert process.stdin is not None
-                process.stdin.write("quit\n")
-                process.stdin.close()
-                process.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
-                process.wait()
+        end_process(self._process)
         self._dir.cleanup()
 
     def __enter__(self) -> GnubgPlayer:
