@@ -21,6 +21,11 @@ computed in that side's own numbering, ``S`` the side and ``O`` the other:
       a checker lands on a point ``O`` does not block, or bears off when all are home)
 ====  =====================================================================================
 
+"Blocks" and "held" are the rule set's: two checkers in the hitting games (H7), one in Long
+Nardy (R6). In Long Nardy there are no hits, so contact inputs 0-2 are zero. Everything is
+computed on bit masks for the whole batch at once (point ``p`` is bit ``p``; ``O``'s bar is
+bit 0 where its checkers enter towards ``S``'s points).
+
 The ``shape-signed24`` encoding adds :data:`SHAPE` inputs a side (:func:`shape`), what
 players of the running games read beside the contact: the timing, the head, the last
 checkers and the blocks in front of the opponent, again in each side's own numbering:
@@ -37,11 +42,6 @@ checkers and the blocks in front of the opponent, again in each side's own numbe
  7    trapped: ``O``'s checkers behind ``S``'s longest run of held points (three or more
       in a row, in ``O``'s way; the lowest such run when two are as long), / 15
 ====  =====================================================================================
-
-"Blocks" and "held" are the rule set's: two checkers in the hitting games (H7), one in Long
-Nardy (R6). In Long Nardy there are no hits, so inputs 0-2 are zero. Everything is computed
-on bit masks for the whole batch at once (point ``p`` is bit ``p``; ``O``'s bar is bit 0
-where its checkers enter towards ``S``'s points).
 """
 
 from __future__ import annotations
