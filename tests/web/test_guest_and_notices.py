@@ -39,7 +39,9 @@ def test_a_guest_plays_the_computer_in_one_click_then_registers(
     page.fill("#upgrade-form [name=password]", PASSWORD)
     page.click("#upgrade-form button[type=submit]")
     page.wait_for_selector("#upgrade-form", state="detached")
-    assert "newcomer" in page.inner_text("#who")
+    # The top bar is drawn again once the new session is read (a poll in flight when the
+    # session changed may make the page read it once more): wait for the new name.
+    page.wait_for_selector("#who:has-text('newcomer')")
     user = User.objects.get(pk=guest.pk)
     assert (user.username, user.is_guest) == ("newcomer", False)
     page.wait_for_selector(f"#my-matches [data-match='{match_id}']")
