@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
+from computer.network import Net
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 PREVIOUS_DIR = WEIGHTS_DIR / "previous"
@@ -40,18 +40,11 @@ def previous_network(rules: str, encoding: str | None = None) -> Path:
     one if it was, else ``<rules>-<encoding>.npz`` beside it). Raises
     ``FileNotFoundError`` when there is none."""
     path = PREVIOUS_DIR / f"{rules}.npz"
-    if encoding is not None and _encoding_of(path) != encoding:
+    if encoding is not None and (not path.exists()
+                                 or Net.load(path, rules).meta.get("encoding") != encoding):
         path = PREVIOUS_DIR / f"{rules}-{encoding}.npz"
     if not path.exists():
         kind = f" of {encoding}" if encoding else ""
         raise FileNotFoundError(f"no previous {rules} network{kind} in {PREVIOUS_DIR}")
     return path
 
-
-def _encoding_of(path: Path) -> str | None:
-    """The encoding a weights file's meta names (None for a missing file)."""
-    if not path.exists():
-        return None
-    with np.load(path, allow_pickle=False) as data:
-        meta = dict(str(item).split("=", 1) for item in data["meta"])
-    return meta.get("encoding")

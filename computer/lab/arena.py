@@ -75,8 +75,8 @@ from computer.network import Net, WeightsMismatchError, weights_digest
 from computer.race import load_race_net
 from computer.score import match_objective
 from computer.weights_io import UnknownLevelError, weights_path
+from nardy import LONG_NARDY_RULES, BoardPosition, Side
 from nardy import BoardPlay as Play
-from nardy import BoardPosition, Side
 
 from .champion import ChampionError, ChampionPlayer, champion_version
 from .champion import missing as champion_missing
@@ -249,8 +249,8 @@ def check_player(rules: str, name: str, weights: Path | None = None,
             raise ArenaError("gnubg: GNU Backgammon is not installed (Debian: apt-get "
                              "install gnubg; looked on $PATH and in /usr/games)")
     elif name in (CHAMPION, CHAMPION_BOT_RULES):
-        if rules != "long_nardy":
-            raise ArenaError(f"the champion plays long_nardy only, not {rules!r}")
+        if rules != LONG_NARDY_RULES.name:
+            raise ArenaError(f"the champion plays {LONG_NARDY_RULES.name} only, not {rules!r}")
         why = champion_missing()
         if why is not None:
             raise ArenaError(why)
