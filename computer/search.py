@@ -173,6 +173,15 @@ Query = tuple[BoardPosition, Side, tuple[int, int], bool]
 """A legal-positions query: position, side to move, dice, first turn."""
 
 
+def field_can_value(rules: str) -> bool:
+    """Whether the field engine can value ``rules``' positions here: it is installed and
+    the rule set is played on backgammon's board (mirrored numbering, hitting, bearing
+    off)."""
+    prof = profile(rules)
+    return (field_engine.available() and prof.numbering == "mirrored" and prof.bears_off
+            and prof.hits)
+
+
 class Evaluator:
     """The network's estimates for positions of one rule set, with per-decision caches
     of legal positions and of their 0-ply estimates."""
@@ -188,8 +197,7 @@ class Evaluator:
         race: a rule set on backgammon's board whose moves are its own (short nardy,
         :data:`computer.levels.FIELD_VALUED`), searched here over its legal plays. The
         exact bear-off database keeps its domain and finished games their result."""
-        if field and not (field_engine.available() and profile(rules).numbering == "mirrored"
-                          and profile(rules).bears_off and profile(rules).hits):
+        if field and not field_can_value(rules):
             raise ValueError(f"the field engine cannot value {rules!r} positions here")
         self.objective = objective
         """What each side maximises (:mod:`computer.score`: the match-winning chance at

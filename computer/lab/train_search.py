@@ -1,4 +1,5 @@
-"""The second training stage: the network fitted to its own 1-ply search.
+"""The second training stage: the network fitted to its own 1-ply search, or to a
+stronger teacher's estimates.
 
     nice -n 19 python -m computer.lab.train_search --rules long_nardy --rounds 4 --seed 1
 
@@ -15,6 +16,12 @@ cheaper. Each round:
    average over the opponent's 21 rolls of the position after its best reply by 0-ply),
    the target; or with ``--plies 2`` its **2-ply** estimate (``--reduced``: the reduced
    2-ply, a third of the last ply's rolls; about 7 and 15 times the 1-ply's cost);
+   With ``--teacher field`` the targets are the field engine's instead (short nardy,
+   backgammon's board: :data:`computer.levels.FIELD_VALUED`): the same search with every
+   position it reaches valued by the engine's raw network
+   (:class:`~computer.search.Evaluator` with ``field=True``, as short nardy's levels
+   play), at ``--plies`` 0, 1 or 2 — the network learns what the stronger evaluation
+   says, through the rule set's own moves;
 4. fits the network to those targets: ``--epochs`` passes in shuffled mini-batches of
    ``--batch`` rows, one gradient step of the summed cross-entropy per batch at
    ``--rate``.
@@ -40,7 +47,7 @@ from computer.board import boards, profile, ruleset
 from computer.levels import picker
 from computer.network import Net, equity, net_encoding
 from computer.race import is_race
-from computer.search import Evaluator
+from computer.search import Evaluator, field_can_value
 from computer.weights_io import WEIGHTS_DIR
 from nardy import DEFAULT_RULES, BoardPosition, Side
 
@@ -79,14 +86,23 @@ def contact_positions(rules: str, net: Net, games: int, rng: random.Random,
     return found
 
 
+TEACHERS = ("search", "field")
+"""Whose estimates the network is fitted to: its own search's, or the field engine's
+(:func:`targets`)."""
+
+
 def targets(rules: str, net: Net, found: list[tuple[BoardPosition, Side]],
-            plies: int = 1, reduced: bool = False) -> np.ndarray:
+            plies: int = 1, reduced: bool = False, field: bool = False) -> np.ndarray:
     """The ``plies``-ply estimates (1 or 2; ``reduced``: the reduced 2-ply) of ``found``
-    from each mover's side."""
-    if plies not in (1, 2):
-        raise ValueError(f"targets are 1-ply or 2-ply estimates, not {plies}-ply")
-    evaluator = Evaluator(rules, net, race=True, reduced=reduced)
-    search = evaluator.one_ply if plies == 1 else evaluator.two_ply
+    from each mover's side; with ``field``, the search's leaves valued by the field
+    engine's raw network instead of ``net`` (then ``plies`` may be 0: the engine's own
+    estimate of each position). Raises ``ValueError`` for another depth, or where the
+    field engine cannot value ``rules`` (not installed, or not backgammon's board)."""
+    if plies not in ((0, 1, 2) if field else (1, 2)):
+        raise ValueError(f"targets are {'0-, ' if field else ''}1-ply or 2-ply estimates, "
+                         f"not {plies}-ply")
+    evaluator = Evaluator(rules, net, race=True, reduced=reduced, field=field)
+    search = (evaluator.static, evaluator.one_ply, evaluator.two_ply)[plies]
     out = np.empty((len(found), 5))
     chunk = 256 if plies == 1 else 32
     for me in (0, 1):
@@ -124,7 +140,7 @@ def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: in
           batch: int = 128, rate: float = 0.001, eval_games: int = 400,
           log: list[str] | None = None,
           checkpoint: Callable[[Net], None] | None = None,
-          plies: int = 1, reduced: bool = False) -> Net:
+          plies: int = 1, reduced: bool = False, teacher: str = "search") -> Net:
     enc = net_encoding(rules, start)
     net = Net(start.w1.copy(), start.b1.copy(), start.w2.copy(), start.b2.copy(),
               dict(start.meta))
@@ -134,7 +150,7 @@ def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: in
     began = time.perf_counter()
     for r in range(1, rounds + 1):
         found = contact_positions(rules, net, games, rng)
-        y = targets(rules, net, found, plies, reduced)
+        y = targets(rules, net, found, plies, reduced, field=teacher == "field")
         x = np.empty((len(found), enc.n_inputs), dtype=np.float32)
         for me in (0, 1):
             rows = [i for i, (_, side) in enumerate(found) if side == me]
@@ -153,7 +169,8 @@ def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: in
     net.meta.update({"search_rounds": str(rounds), "search_games": str(games),
                      "search_seed": str(seed), "search_epochs": str(epochs),
                      "search_rate": str(rate),
-                     "search_plies": f"{plies}{' reduced' if reduced else ''}"})
+                     "search_plies": f"{plies}{' reduced' if reduced else ''}",
+                     "search_teacher": teacher})
     return net
 
 
@@ -170,8 +187,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=0.001)
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--plies", type=int, choices=(1, 2), default=1,
-                        help="the targets' search depth (default 1)")
+    parser.add_argument("--plies", type=int, choices=(0, 1, 2), default=1,
+                        help="the targets' search depth (default 1; 0 with --teacher field "
+                             "only)")
+    parser.add_argument("--teacher", choices=TEACHERS, default="search",
+                        help="the targets: the network's own search, or the same search "
+                             "with the positions valued by the field engine (short nardy)")
     parser.add_argument("--reduced", action="store_true",
                         help="2-ply targets by the reduced 2-ply (a third of the last ply's rolls)")
     parser.add_argument("--out", type=Path, default=None,
@@ -179,6 +200,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.reduced and args.plies != 2:
         parser.error("--reduced is the reduced 2-ply: give it with --plies 2")
+    if args.plies == 0 and args.teacher != "field":
+        parser.error("0-ply targets are the network's own estimates: give --teacher field")
+    if args.teacher == "field" and not field_can_value(args.rules):
+        parser.error(f"the field engine cannot value {args.rules} positions here "
+                     "(not installed, or not backgammon's board)")
     start_path = args.start or WEIGHTS_DIR / f"{args.rules}.npz"
     start = Net.load(start_path, args.rules)
     log = TrainingLog(
@@ -186,12 +212,12 @@ def main(argv: list[str] | None = None) -> None:
         [f"# start={describe_start(start_path, start)}; rounds={args.rounds} "
          f"games/round={args.games} epochs={args.epochs} batch={args.batch} "
          f"rate={args.rate} seed={args.seed} targets={args.plies}-ply"
-         f"{' reduced' if args.reduced else ''}; eval: 0-ply vs the start over "
+         f"{' reduced' if args.reduced else ''} teacher={args.teacher}; eval: 0-ply vs the start over "
          f"{args.eval_games} games"],
         args.out or WEIGHTS_DIR / f"{args.rules}.npz")
     net = train(args.rules, start, args.rounds, args.games, args.seed, args.epochs,
                 args.batch, args.rate, args.eval_games, log.lines, log.save,
-                args.plies, args.reduced)
+                args.plies, args.reduced, args.teacher)
     log.finish(net)
 
 if __name__ == "__main__":

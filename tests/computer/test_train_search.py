@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from computer import bearoff
+from computer import bearoff, field
 from computer.board import boards, profile
 from computer.lab.train import widen
 from computer.lab.train_search import contact_positions, fit, main, targets, train
@@ -60,6 +60,58 @@ def test_two_ply_targets_are_the_two_ply_estimates_full_or_reduced():
         targets(RULES, net, found, plies=3)
 
 
+needs_engine = pytest.mark.skipif(not field.available(),
+                                  reason="the field engine is not installed")
+
+
+@needs_engine
+def test_the_field_teachers_targets_are_its_search_with_the_engine_valuing():
+    """``--teacher field``: the same search with every position valued by the field
+    engine, at 0 plies (its own estimate) or more; short nardy's moves, backgammon's board."""
+    rules = "short_nardy"
+    net = load_net(rules)
+    found = contact_positions(rules, net, 1, random.Random(5))[:8]
+    by_field = Evaluator(rules, net, race=True, field=True)
+    for plies, search in ((0, by_field.static), (1, by_field.one_ply)):
+        y = targets(rules, net, found, plies=plies, field=True)
+        for (position, side), row in zip(found, y, strict=True):
+            assert np.allclose(row, search([position], side)[0], atol=1e-6)
+            by_field.clear()
+    own = targets(rules, net, found, plies=1)
+    assert not np.allclose(own, targets(rules, net, found, plies=1, field=True))
+
+
+def test_the_field_teacher_is_refused_where_it_cannot_value(tmp_path, capsys):
+    net = load_net("long_nardy")
+    found = contact_positions("long_nardy", net, 1, random.Random(5))[:2]
+    with pytest.raises(ValueError, match="cannot value 'long_nardy'"):
+        targets("long_nardy", net, found, plies=1, field=True)
+    with pytest.raises(ValueError, match="0-, 1-ply or 2-ply"):
+        targets(RULES, load_net(RULES), [], plies=3, field=True)
+    out = tmp_path / "fitted.npz"
+    with pytest.raises(SystemExit):
+        main(["--rules", "long_nardy", "--teacher", "field", "--out", str(out)])
+    assert "cannot value long_nardy positions" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--rules", RULES, "--plies", "0", "--out", str(out)])
+    assert "0-ply targets are the network's own estimates" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@needs_engine
+def test_the_command_with_the_field_teacher_logs_it(tmp_path):
+    start, out = tmp_path / "start.npz", tmp_path / "fitted.npz"
+    small_net().save(start)
+    main(["--rules", RULES, "--start", str(start), "--rounds", "1", "--games", "1",
+          "--epochs", "1", "--eval-games", "0", "--plies", "0", "--teacher", "field",
+          "--out", str(out)])
+    log = out.with_suffix(".log").read_text().splitlines()
+    assert "targets=0-ply teacher=field;" in log[1]
+    fitted = Net.load(out, RULES)
+    assert fitted.meta["search_teacher"] == "field" and fitted.meta["search_plies"] == "0"
+    assert not np.array_equal(fitted.w1, small_net().w1)
+
+
 def test_fitting_moves_the_network_towards_its_targets():
     net = small_net()
     found = contact_positions(RULES, load_net(RULES), 2, random.Random(6))
@@ -94,10 +146,11 @@ def test_the_command_logs_its_start_and_rounds(tmp_path):
     assert log[0].startswith("# python -m computer.lab.train_search --rules backgammon")
     assert log[1].startswith(f"# start=start.npz sha256={weights_digest(start)} "
                              "(shape-signed24, 6 hidden, ")
-    assert "targets=2-ply reduced;" in log[1]
+    assert "targets=2-ply reduced teacher=search;" in log[1]
     assert log[2].startswith("round=1 ") and log[3].startswith("# done in ")
     fitted = Net.load(out, RULES)
     assert fitted.meta["search_rounds"] == "1" and fitted.meta["search_plies"] == "2 reduced"
+    assert fitted.meta["search_teacher"] == "search"
 
 
 def test_reduced_without_two_plies_is_refused(tmp_path, capsys):
