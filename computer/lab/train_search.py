@@ -212,8 +212,8 @@ def main(argv: list[str] | None = None) -> None:
         [f"# start={describe_start(start_path, start)}; rounds={args.rounds} "
          f"games/round={args.games} epochs={args.epochs} batch={args.batch} "
          f"rate={args.rate} seed={args.seed} targets={args.plies}-ply"
-         f"{' reduced' if args.reduced else ''} teacher={args.teacher}; eval: 0-ply vs the start over "
-         f"{args.eval_games} games"],
+         f"{' reduced' if args.reduced else ''} teacher={args.teacher}; "
+         f"eval: 0-ply vs the start over {args.eval_games} games"],
         args.out or WEIGHTS_DIR / f"{args.rules}.npz")
     net = train(args.rules, start, args.rounds, args.games, args.seed, args.epochs,
                 args.batch, args.rate, args.eval_games, log.lines, log.save,
