@@ -15,7 +15,7 @@ cheaper. Each round:
 3. computes each one's **1-ply** estimate (:meth:`computer.search.Evaluator.one_ply`: the
    average over the opponent's 21 rolls of the position after its best reply by 0-ply),
    the target; or with ``--plies 2`` its **2-ply** estimate (``--reduced``: the reduced
-   2-ply, a third of the last ply's rolls; about 7 and 15 times the 1-ply's cost);
+   2-ply, a third of the last ply's rolls; about 7 and 15 times the 1-ply's cost).
    With ``--teacher field`` the targets are the field engine's instead (short nardy,
    backgammon's board: :data:`computer.levels.FIELD_VALUED`): the same search with every
    position it reaches valued by the engine's raw network
@@ -141,6 +141,8 @@ def train(rules: str, start: Net, rounds: int, games: int, seed: int, epochs: in
           log: list[str] | None = None,
           checkpoint: Callable[[Net], None] | None = None,
           plies: int = 1, reduced: bool = False, teacher: str = "search") -> Net:
+    if teacher not in TEACHERS:
+        raise ValueError(f"no teacher {teacher!r}; teachers: {', '.join(TEACHERS)}")
     enc = net_encoding(rules, start)
     net = Net(start.w1.copy(), start.b1.copy(), start.w2.copy(), start.b2.copy(),
               dict(start.meta))

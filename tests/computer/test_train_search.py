@@ -88,6 +88,8 @@ def test_the_field_teacher_is_refused_where_it_cannot_value(tmp_path, capsys):
         targets("long_nardy", net, found, plies=1, field=True)
     with pytest.raises(ValueError, match="0-, 1-ply or 2-ply"):
         targets(RULES, load_net(RULES), [], plies=3, field=True)
+    with pytest.raises(ValueError, match="no teacher 'gnubg'"):
+        train(RULES, small_net(), rounds=1, games=1, seed=3, teacher="gnubg")
     out = tmp_path / "fitted.npz"
     with pytest.raises(SystemExit):
         main(["--rules", "long_nardy", "--teacher", "field", "--out", str(out)])
