@@ -104,7 +104,7 @@ def targets(rules: str, net: Net, found: list[tuple[BoardPosition, Side]],
     evaluator = Evaluator(rules, net, race=True, reduced=reduced, field=field)
     search = (evaluator.static, evaluator.one_ply, evaluator.two_ply)[plies]
     out = np.empty((len(found), 5))
-    chunk = 256 if plies == 1 else 32
+    chunk = (1024, 256, 32)[plies]  # positions a search call: fewer the deeper it goes
     for me in (0, 1):
         rows = [i for i, (_, side) in enumerate(found) if side == me]
         for lo in range(0, len(rows), chunk):
